@@ -1,0 +1,95 @@
+import path from 'node:path'
+
+import { nestedDocsPlugin } from '@payloadcms/plugin-nested-docs'
+import { redirectsPlugin } from '@payloadcms/plugin-redirects'
+import { searchPlugin } from '@payloadcms/plugin-search'
+import { seoPlugin } from '@payloadcms/plugin-seo'
+import { lexicalEditor } from '@payloadcms/richtext-lexical'
+import { buildConfig } from 'payload'
+import sharp from 'sharp'
+
+import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
+import { Categories } from '@/collections/Categories/config'
+import { Media } from '@/collections/Media/config'
+import { Pages } from '@/collections/Pages/config'
+import { Posts } from '@/collections/Posts/config'
+import { Users } from '@/collections/Users/config'
+import { databaseAdapter } from '@/db'
+import { env } from '@/env'
+import { Footer } from '@/globals/Footer/config'
+import { Header } from '@/globals/Header/config'
+import { SiteSettings } from '@/globals/SiteSettings/config'
+
+const settings = env()
+const rootDir = path.resolve(import.meta.dirname)
+
+export default buildConfig({
+  serverURL: settings.PUBLIC_SERVER_URL,
+  secret: settings.APP_SECRET,
+  db: databaseAdapter(settings.DATABASE_URI),
+  editor: lexicalEditor(),
+  sharp,
+  collections: [Pages, Posts, Media, Categories, Users],
+  globals: [Header, Footer, SiteSettings],
+  admin: {
+    user: Users.slug,
+    // The admin would fetch avatars from gravatar.com: keep it offline-friendly.
+    avatar: 'default',
+    importMap: { baseDir: path.join(rootDir, 'src') },
+    meta: { titleSuffix: ' · City Dashboard' },
+    autoLogin:
+      settings.DEV_AUTO_LOGIN_EMAIL && settings.NODE_ENV !== 'production'
+        ? { email: settings.DEV_AUTO_LOGIN_EMAIL, prefillOnly: false }
+        : false,
+    livePreview: {
+      breakpoints: [
+        { label: 'Mobile', name: 'mobile', width: 375, height: 667 },
+        { label: 'Tablet', name: 'tablet', width: 768, height: 1024 },
+        { label: 'Desktop', name: 'desktop', width: 1440, height: 900 },
+      ],
+    },
+  },
+  cors: [settings.PUBLIC_SERVER_URL],
+  csrf: [settings.PUBLIC_SERVER_URL],
+  typescript: { outputFile: path.join(rootDir, 'src/payload-types.ts') },
+  graphQL: { disablePlaygroundInProduction: true },
+  jobs: {
+    access: {
+      run: ({ req }) => userIsStaff(req.user),
+      queue: ({ req }) => userIsStaff(req.user),
+      cancel: ({ req }) => userIsStaff(req.user),
+    },
+    // Runs scheduled publishing; tests and scripts run without the cron.
+    autoRun: [{ cron: '* * * * *', queue: 'default', limit: 20 }],
+    shouldAutoRun: () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME),
+  },
+  plugins: [
+    seoPlugin({
+      generateTitle: ({ doc }) => (doc?.title ? `${doc.title} · City Dashboard` : 'City Dashboard'),
+      generateURL: ({ doc, collectionSlug }) => {
+        const base = settings.PUBLIC_SERVER_URL
+        if (!doc?.slug) return base
+        return collectionSlug === 'posts' ? `${base}/posts/${doc.slug}` : `${base}/${doc.slug === 'home' ? '' : doc.slug}`
+      },
+    }),
+    searchPlugin({
+      collections: ['pages', 'posts'],
+      defaultPriorities: { pages: 10, posts: 20 },
+      searchOverrides: {
+        access: { read: anyone, create: isAdmin, update: isAdmin, delete: isAdmin },
+        admin: { group: 'Site' },
+      },
+    }),
+    redirectsPlugin({
+      collections: ['pages', 'posts'],
+      overrides: {
+        access: { read: anyone, create: isStaff, update: isStaff, delete: isStaff },
+        admin: { group: 'Site' },
+      },
+    }),
+    nestedDocsPlugin({
+      collections: ['categories'],
+      generateURL: (docs) => docs.reduce((url, doc) => `${url}/${doc.slug}`, ''),
+    }),
+  ],
+})

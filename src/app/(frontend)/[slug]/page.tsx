@@ -1,0 +1,25 @@
+import type { Metadata } from 'next'
+import { draftMode } from 'next/headers'
+
+import { PageView } from '@/components/PageView'
+import { pageMetadata } from '@/utilities/pageMetadata'
+import { listPublishedPageSlugs } from '@/utilities/queries'
+
+export const revalidate = 300
+export const dynamicParams = true
+
+type Args = { params: Promise<{ slug: string }> }
+
+export async function generateStaticParams() {
+  return (await listPublishedPageSlugs()).map((slug) => ({ slug }))
+}
+
+export async function generateMetadata({ params }: Args): Promise<Metadata> {
+  return pageMetadata(decodeURIComponent((await params).slug))
+}
+
+export default async function Page({ params }: Args) {
+  const { slug } = await params
+  const { isEnabled: draft } = await draftMode()
+  return <PageView slug={decodeURIComponent(slug)} draft={draft} />
+}

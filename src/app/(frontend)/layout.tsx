@@ -1,0 +1,50 @@
+import type { Metadata } from 'next'
+import { draftMode } from 'next/headers'
+import type React from 'react'
+
+import { LivePreviewListener } from '@/components/LivePreviewListener'
+import { env } from '@/env'
+import { Footer } from '@/globals/Footer/Component'
+import { Header } from '@/globals/Header/Component'
+import { findGlobal } from '@/utilities/queries'
+
+import './globals.css'
+
+export async function generateMetadata(): Promise<Metadata> {
+  const settings = await findGlobal('site-settings')
+  const title = settings?.title ?? 'City Dashboard'
+  const description = settings?.description ?? 'Live data about your city.'
+  const ogImage = typeof settings?.metadata?.ogImage === 'object' ? settings.metadata.ogImage : null
+  return {
+    metadataBase: new URL(env().PUBLIC_SERVER_URL),
+    title: { default: title, template: `%s · ${title}` },
+    description,
+    keywords: settings?.metadata?.keywords ?? undefined,
+    openGraph: {
+      type: 'website',
+      siteName: title,
+      title,
+      description,
+      images: ogImage?.url ? [{ url: ogImage.sizes?.og?.url ?? ogImage.url, alt: ogImage.alt }] : undefined,
+    },
+  }
+}
+
+export default async function FrontendLayout({ children }: { children: React.ReactNode }) {
+  const [header, footer, settings, { isEnabled: draft }] = await Promise.all([
+    findGlobal('header'),
+    findGlobal('footer'),
+    findGlobal('site-settings'),
+    draftMode(),
+  ])
+  return (
+    <html lang={settings?.metadata?.locale ?? 'en'} data-theme={header?.theme ?? 'light'}>
+      <body>
+        {draft && <LivePreviewListener serverURL={env().PUBLIC_SERVER_URL} />}
+        <Header header={header} siteTitle={settings?.title ?? 'City Dashboard'} />
+        <main id="main">{children}</main>
+        <Footer footer={footer} />
+      </body>
+    </html>
+  )
+}

@@ -1,0 +1,34 @@
+import type { Metadata } from 'next'
+import Link from 'next/link'
+
+import { listPublishedPosts } from '@/utilities/queries'
+
+export const revalidate = 300
+
+export const metadata: Metadata = { title: 'News', alternates: { canonical: '/posts' } }
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
+
+export default async function PostsIndex() {
+  const posts = (await listPublishedPosts(1))?.docs ?? []
+  return (
+    <article className="page posts-index">
+      <h1>News</h1>
+      {posts.length === 0 ? (
+        <p>No news yet.</p>
+      ) : (
+        <ul className="post-list">
+          {posts.map((post) => (
+            <li key={post.id} className="post-card">
+              <h2>
+                <Link href={`/posts/${post.slug}`}>{post.title}</Link>
+              </h2>
+              {post.publishedAt && <time dateTime={post.publishedAt}>{dateFormat.format(new Date(post.publishedAt))}</time>}
+              {post.meta?.description && <p>{post.meta.description}</p>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  )
+}

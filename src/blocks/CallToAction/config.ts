@@ -1,0 +1,13 @@
+import type { Block } from 'payload'
+
+import { linkArray } from '@/fields/link'
+
+export const CallToActionBlock: Block = {
+  slug: 'cta',
+  interfaceName: 'CallToActionBlock',
+  labels: { singular: 'Call to action', plural: 'Calls to action' },
+  fields: [
+    { name: 'richText', type: 'richText', required: true },
+    linkArray('links', 2),
+  ],
+}

@@ -1,0 +1,39 @@
+import path from 'node:path'
+
+import type { CollectionConfig } from 'payload'
+
+import { anyone, isStaff, memberAdmin } from '@/access'
+
+export const Media: CollectionConfig = {
+  slug: 'media',
+  access: {
+    admin: memberAdmin,
+    create: isStaff,
+    read: anyone,
+    update: isStaff,
+    delete: isStaff,
+  },
+  admin: { useAsTitle: 'alt', group: 'Content' },
+  fields: [
+    {
+      name: 'alt',
+      type: 'text',
+      required: true,
+      maxLength: 250,
+      admin: { description: 'What the image shows, for people who cannot see it.' },
+    },
+    { name: 'caption', type: 'text', maxLength: 300 },
+  ],
+  upload: {
+    staticDir: path.resolve(process.env.MEDIA_DIR ?? 'media'),
+    mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/avif', 'image/gif'],
+    adminThumbnail: 'thumbnail',
+    focalPoint: true,
+    imageSizes: [
+      { name: 'thumbnail', width: 300 },
+      { name: 'card', width: 768 },
+      { name: 'wide', width: 1600 },
+      { name: 'og', width: 1200, height: 630, crop: 'center' },
+    ],
+  },
+}

@@ -1,0 +1,60 @@
+import type { CollectionConfig } from 'payload'
+
+import { isMember, isStaff, memberAdmin, publishedOrMember } from '@/access'
+import { pageBlocks } from '@/blocks'
+import { seoTab } from '@/fields/seoTab'
+import { slugField } from '@/fields/slug'
+import { previewPath } from '@/utilities/previewPath'
+
+import { revalidatePage, revalidatePageDelete } from './hooks/revalidatePage'
+
+export const Pages: CollectionConfig = {
+  slug: 'pages',
+  access: {
+    admin: memberAdmin,
+    create: isStaff,
+    read: publishedOrMember,
+    readVersions: isMember,
+    update: isStaff,
+    delete: isStaff,
+  },
+  admin: {
+    useAsTitle: 'title',
+    defaultColumns: ['title', 'slug', 'tenant', '_status', 'updatedAt'],
+    livePreview: {
+      url: ({ data }) => previewPath({ collection: 'pages', slug: data?.slug }),
+    },
+    preview: (data) => previewPath({ collection: 'pages', slug: data?.slug as string | undefined }),
+  },
+  defaultPopulate: { title: true, slug: true },
+  fields: [
+    { name: 'title', type: 'text', required: true, maxLength: 160 },
+    {
+      name: 'tenant',
+      type: 'text',
+      admin: {
+        position: 'sidebar',
+        description: "The city (broker tenant) this dashboard shows; empty = the site's default city.",
+      },
+      validate: (value: string | null | undefined) =>
+        !value || /^[A-Za-z0-9_-]{1,64}$/.test(value) ? true : 'Letters, digits, - and _ only',
+    },
+    {
+      type: 'tabs',
+      tabs: [
+        { label: 'Layout', fields: [{ name: 'layout', type: 'blocks', blocks: pageBlocks, required: true, minRows: 1 }] },
+        seoTab,
+      ],
+    },
+    { name: 'publishedAt', type: 'date', index: true, admin: { position: 'sidebar' } },
+    slugField(),
+  ],
+  hooks: {
+    afterChange: [revalidatePage],
+    afterDelete: [revalidatePageDelete],
+  },
+  versions: {
+    drafts: { autosave: { interval: 375 }, schedulePublish: true },
+    maxPerDoc: 50,
+  },
+}

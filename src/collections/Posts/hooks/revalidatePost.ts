@@ -1,0 +1,24 @@
+import type { CollectionAfterChangeHook, CollectionAfterDeleteHook } from 'payload'
+
+import type { Post } from '@/payload-types'
+import { purgePaths } from '@/utilities/revalidate'
+
+
+/** A post's page and the posts index are prerendered: purge both when what citizens see changes. */
+export const revalidatePost: CollectionAfterChangeHook<Post> = ({ doc, previousDoc, context }) => {
+  if (context.disableRevalidate) return doc
+  const wasPublished = previousDoc?._status === 'published'
+  const isPublished = doc._status === 'published'
+  if (!isPublished && !wasPublished) return doc
+  const paths = ['/posts']
+  if (isPublished) paths.push(`/posts/${doc.slug}`)
+  if (wasPublished && previousDoc?.slug !== doc.slug) paths.push(`/posts/${previousDoc?.slug}`)
+  if (wasPublished && !isPublished) paths.push(`/posts/${doc.slug}`)
+  purgePaths(...paths)
+  return doc
+}
+
+export const revalidatePostDelete: CollectionAfterDeleteHook<Post> = ({ doc, context }) => {
+  if (!context.disableRevalidate) purgePaths('/posts', `/posts/${doc?.slug}`)
+  return doc
+}

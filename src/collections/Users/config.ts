@@ -1,0 +1,57 @@
+import type { Access, CollectionConfig } from 'payload'
+
+import { adminFieldAccess, adminOrSelf, isAdmin, ROLES, userIsAdmin } from '@/access'
+import { env } from '@/env'
+
+import { assignRole } from './hooks/assignRole'
+
+/** Sign-up is open for the very first account, for admins, and for everyone while ALLOW_SIGNUP is on. */
+const canCreateAccount: Access = async ({ req }) => {
+  if (userIsAdmin(req.user)) return true
+  if (env().ALLOW_SIGNUP) return true
+  const { totalDocs } = await req.payload.count({ collection: 'users', overrideAccess: true, req })
+  return totalDocs === 0
+}
+
+export const Users: CollectionConfig = {
+  slug: 'users',
+  admin: {
+    useAsTitle: 'email',
+    defaultColumns: ['name', 'email', 'role'],
+    group: 'Admin',
+  },
+  auth: {
+    maxLoginAttempts: 5,
+    lockTime: 15 * 60 * 1000,
+    tokenExpiration: 2 * 60 * 60,
+    cookies: { sameSite: 'Lax' },
+  },
+  access: {
+    admin: ({ req }) => Boolean(req.user),
+    create: canCreateAccount,
+    read: adminOrSelf,
+    update: adminOrSelf,
+    delete: isAdmin,
+    unlock: isAdmin,
+  },
+  hooks: {
+    beforeChange: [assignRole],
+  },
+  fields: [
+    { name: 'name', type: 'text', maxLength: 120 },
+    {
+      name: 'role',
+      type: 'select',
+      required: true,
+      defaultValue: 'viewer',
+      saveToJWT: true,
+      options: ROLES.map((role) => ({ label: role[0].toUpperCase() + role.slice(1), value: role })),
+      access: { create: adminFieldAccess, update: adminFieldAccess },
+      admin: {
+        position: 'sidebar',
+        description: 'Admins manage everything; editors write content; viewers read the admin only.',
+      },
+    },
+  ],
+  timestamps: true,
+}

@@ -1,0 +1,15 @@
+import type { CollectionBeforeChangeHook } from 'payload'
+
+import { userIsAdmin } from '@/access'
+
+/**
+ * The first account ever created becomes admin. Later accounts are viewers unless an admin
+ * creating them chose another role: nobody can pick their own role at sign-up.
+ */
+export const assignRole: CollectionBeforeChangeHook = async ({ data, operation, req }) => {
+  if (operation !== 'create') return data
+  const { totalDocs } = await req.payload.count({ collection: 'users', overrideAccess: true, req })
+  if (totalDocs === 0) return { ...data, role: 'admin' }
+  if (!userIsAdmin(req.user)) return { ...data, role: 'viewer' }
+  return { ...data, role: data.role ?? 'viewer' }
+}

@@ -1,0 +1,31 @@
+import Link from 'next/link'
+
+import { validateSafeUrl } from '@/fields/link'
+import type { Page, Post } from '@/payload-types'
+
+export type CmsLinkData = {
+  type?: 'reference' | 'custom' | null
+  newTab?: boolean | null
+  reference?: { relationTo: 'pages'; value: number | string | Page } | { relationTo: 'posts'; value: number | string | Post } | null
+  url?: string | null
+  label: string
+}
+
+export function linkHref(link: CmsLinkData): string | null {
+  if (link.type === 'custom') return link.url && validateSafeUrl(link.url) === true ? link.url : null
+  const target = link.reference?.value
+  if (!target || typeof target !== 'object') return null
+  if (link.reference?.relationTo === 'posts') return `/posts/${target.slug}`
+  return target.slug === 'home' ? '/' : `/${target.slug}`
+}
+
+export function CmsLink({ link, className }: { link: CmsLinkData; className?: string }) {
+  const href = linkHref(link)
+  if (!href) return null
+  const newTab = link.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {}
+  return (
+    <Link href={href} className={className} {...newTab}>
+      {link.label}
+    </Link>
+  )
+}

@@ -1,0 +1,34 @@
+import path from 'node:path'
+
+import { mongooseAdapter } from '@payloadcms/db-mongodb'
+import { postgresAdapter } from '@payloadcms/db-postgres'
+import { sqliteAdapter } from '@payloadcms/db-sqlite'
+import type { DatabaseAdapterObj } from 'payload'
+
+export type DatabaseKind = 'sqlite' | 'postgres' | 'mongodb'
+
+export function databaseKind(uri: string): DatabaseKind {
+  if (uri.startsWith('file:')) return 'sqlite'
+  if (/^postgres(ql)?:\/\//.test(uri)) return 'postgres'
+  if (/^mongodb(\+srv)?:\/\//.test(uri)) return 'mongodb'
+  throw new Error(
+    `DATABASE_URI: unsupported scheme in "${uri.split(':')[0]}:"; use file:, postgres://, postgresql://, mongodb:// or mongodb+srv://`,
+  )
+}
+
+const migrationsRoot = path.resolve(import.meta.dirname, 'migrations')
+
+/** The Payload database adapter that DATABASE_URI's scheme asks for. SQL dialects keep their own migrations. */
+export function databaseAdapter(uri: string): DatabaseAdapterObj {
+  switch (databaseKind(uri)) {
+    case 'sqlite':
+      return sqliteAdapter({ client: { url: uri }, migrationDir: path.join(migrationsRoot, 'sqlite') })
+    case 'postgres':
+      return postgresAdapter({
+        pool: { connectionString: uri, max: 10, connectionTimeoutMillis: 5_000 },
+        migrationDir: path.join(migrationsRoot, 'postgres'),
+      })
+    case 'mongodb':
+      return mongooseAdapter({ url: uri, connectOptions: { serverSelectionTimeoutMS: 5_000 } })
+  }
+}

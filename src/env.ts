@@ -1,0 +1,102 @@
+import { z } from 'zod'
+
+/** Every environment setting the dashboard reads, validated once; a bad value stops start-up. */
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional()
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .pipe(z.url({ protocol: /^https?$/ }).optional())
+  .optional()
+
+const booleanFlag = (defaultValue: boolean) =>
+  z
+    .enum(['true', 'false', ''])
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? defaultValue : value === 'true'))
+
+export const DEFAULT_DATABASE_URI = 'file:./data/dashboard.db'
+export const DEFAULT_CORE_CONTEXT = 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld'
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    DATABASE_URI: z
+      .string()
+      .trim()
+      .default(DEFAULT_DATABASE_URI)
+      .refine((uri) => /^(file:|postgres:\/\/|postgresql:\/\/|mongodb:\/\/|mongodb\+srv:\/\/)/.test(uri), {
+        message: 'must start with file:, postgres://, postgresql://, mongodb:// or mongodb+srv://',
+      }),
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)'),
+    PUBLIC_SERVER_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    ALLOW_SIGNUP: booleanFlag(true),
+    TRUST_PROXY: booleanFlag(false),
+    DEV_AUTO_LOGIN_EMAIL: optionalString.pipe(z.email().optional()),
+
+    NGSI_LD_BROKER_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:1026'),
+    NGSI_LD_TENANT: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ only')
+        .optional(),
+    ),
+    NGSI_LD_CONTEXT_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_CORE_CONTEXT),
+    PUBLIC_MAP_TOKEN: optionalString,
+    REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+
+    WEATHER_API_URL: optionalUrl,
+    WEATHER_API_KEY: optionalString,
+    GEOCODING_API_URL: optionalUrl,
+    GEOCODING_API_KEY: optionalString,
+
+    // AI is on only when ENABLE_AI is exactly "true".
+    ENABLE_AI: z.string().optional().transform((value) => value === 'true'),
+    AI_PROVIDER: z.enum(['openrouter']).default('openrouter'),
+    GATEWAY_URL: z.url({ protocol: /^https?$/ }).default('https://openrouter.ai'),
+    GATEWAY_API_KEY: optionalString,
+    GATEWAY_MODEL: optionalString,
+    GATEWAY_SITE_URL: optionalUrl,
+    GATEWAY_APP_NAME: z.string().trim().default('City Dashboard'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.DEV_AUTO_LOGIN_EMAIL && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEV_AUTO_LOGIN_EMAIL'],
+        message: 'auto-login is refused in production; unset it',
+      })
+    }
+  })
+
+export type Env = z.infer<typeof envSchema>
+
+export class InvalidEnvironmentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)
+    this.name = 'InvalidEnvironmentError'
+  }
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(source)
+  if (result.success) return result.data
+  throw new InvalidEnvironmentError(
+    result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+  )
+}
+
+let cached: Env | undefined
+
+/** The validated environment of this process (parsed on first use). */
+export function env(): Env {
+  cached ??= parseEnv()
+  return cached
+}

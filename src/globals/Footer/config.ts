@@ -1,0 +1,42 @@
+import type { GlobalConfig } from 'payload'
+
+import { anyone, isStaff } from '@/access'
+import { linkArray, validateSafeUrl } from '@/fields/link'
+import { purgeAllPages } from '@/utilities/revalidate'
+
+export const Footer: GlobalConfig = {
+  slug: 'footer',
+  access: { read: anyone, update: isStaff },
+  admin: { group: 'Site' },
+  fields: [
+    linkArray('navItems', 12),
+    {
+      name: 'contact',
+      type: 'group',
+      fields: [
+        { name: 'email', type: 'email' },
+        { name: 'phone', type: 'text', maxLength: 40 },
+        { name: 'address', type: 'textarea', maxLength: 300 },
+      ],
+    },
+    {
+      name: 'social',
+      type: 'array',
+      maxRows: 8,
+      fields: [
+        {
+          name: 'platform',
+          type: 'select',
+          required: true,
+          options: ['mastodon', 'bluesky', 'facebook', 'instagram', 'youtube', 'linkedin', 'x'].map((value) => ({
+            label: value[0].toUpperCase() + value.slice(1),
+            value,
+          })),
+        },
+        { name: 'url', type: 'text', required: true, validate: validateSafeUrl },
+      ],
+    },
+    { name: 'copyright', type: 'text', maxLength: 160 },
+  ],
+  hooks: { afterChange: [({ doc }) => (purgeAllPages(), doc)] },
+}

@@ -1,0 +1,94 @@
+import type { GlobalConfig } from 'payload'
+
+import { anyone, isAdmin } from '@/access'
+import { purgeAllPages } from '@/utilities/revalidate'
+
+export const AI_TASK_NAMES = [
+  'post-draft',
+  'layer-description',
+  'colour-suggestion',
+  'documentation',
+  'sample-data',
+  'search-keywords',
+  'citizen-answer',
+] as const
+
+const TENANT_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
+export const SiteSettings: GlobalConfig = {
+  slug: 'site-settings',
+  label: 'Site settings',
+  access: { read: anyone, update: isAdmin },
+  admin: { group: 'Site' },
+  fields: [
+    { name: 'title', type: 'text', required: true, defaultValue: 'City Dashboard', maxLength: 80 },
+    { name: 'description', type: 'textarea', maxLength: 300 },
+    {
+      name: 'metadata',
+      type: 'group',
+      fields: [
+        { name: 'ogImage', type: 'upload', relationTo: 'media' },
+        { name: 'keywords', type: 'text', maxLength: 300 },
+        { name: 'locale', type: 'text', defaultValue: 'en', maxLength: 10 },
+      ],
+    },
+    {
+      name: 'cities',
+      type: 'array',
+      minRows: 1,
+      admin: { description: 'The cities this site shows; each is a tenant of the context broker. The first is the default.' },
+      fields: [
+        { name: 'name', type: 'text', required: true, maxLength: 80 },
+        {
+          name: 'tenant',
+          type: 'text',
+          required: true,
+          validate: (value: string | null | undefined) =>
+            value && TENANT_PATTERN.test(value) ? true : 'Letters, digits, - and _ only',
+        },
+        {
+          type: 'row',
+          fields: [
+            { name: 'latitude', type: 'number', required: true, min: -90, max: 90 },
+            { name: 'longitude', type: 'number', required: true, min: -180, max: 180 },
+            { name: 'zoom', type: 'number', required: true, min: 0, max: 22, defaultValue: 12 },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'mapStyle',
+      type: 'group',
+      fields: [
+        {
+          name: 'kind',
+          type: 'select',
+          defaultValue: 'offline',
+          options: [
+            { label: 'Bundled offline style (no network needed)', value: 'offline' },
+            { label: 'Style URL (MapLibre or Mapbox)', value: 'url' },
+          ],
+        },
+        {
+          name: 'url',
+          type: 'text',
+          admin: { condition: (_, sibling) => sibling?.kind === 'url' },
+          validate: (value: string | null | undefined, { siblingData }: { siblingData: { kind?: string } }) => {
+            if (siblingData?.kind !== 'url') return true
+            return value && /^(https:\/\/|mapbox:\/\/styles\/)/.test(value)
+              ? true
+              : 'Use an https:// style URL or mapbox://styles/…'
+          },
+        },
+      ],
+    },
+    {
+      name: 'ai',
+      type: 'group',
+      label: 'AI helper',
+      admin: { description: 'Which tasks the AI helper may draft (it also needs ENABLE_AI=true on the server).' },
+      fields: AI_TASK_NAMES.map((task) => ({ name: task, type: 'checkbox' as const, defaultValue: true })),
+    },
+  ],
+  hooks: { afterChange: [({ doc }) => (purgeAllPages(), doc)] },
+}

@@ -1,0 +1,84 @@
+/** Health of the dashboard's dependencies, cached so load on the route never becomes load on them. */
+
+export type ProbeResult = { ok: boolean; latencyMs: number; version?: string; error?: string }
+
+export type HealthReport = {
+  status: 'ok' | 'degraded' | 'down'
+  database: boolean
+  broker: boolean
+  map: boolean
+  checks: { database: ProbeResult; broker: ProbeResult }
+  version: string
+}
+
+export type HealthDependencies = {
+  checkDatabase: () => Promise<void>
+  probeBroker: () => Promise<ProbeResult>
+  mapConfigured: boolean
+  version: string
+  databaseTimeoutMs?: number
+  ttlMs?: number
+  now?: () => number
+}
+
+async function timed(check: () => Promise<void>, timeoutMs: number): Promise<ProbeResult> {
+  const started = performance.now()
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs)
+      }),
+    ])
+    return { ok: true, latencyMs: Math.round(performance.now() - started) }
+  } catch (error) {
+    return { ok: false, latencyMs: Math.round(performance.now() - started), error: shortReason(error) }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** A reason short and generic enough for a public route: no hosts, paths or SQL. */
+function shortReason(error: unknown): string {
+  const text = error instanceof Error ? `${error.message} ${(error as { code?: string }).code ?? ''}` : String(error)
+  if (/timeout|timed out/i.test(text)) return 'timeout'
+  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|connect/i.test(text)) return 'unreachable'
+  if (/no such table|does not exist|relation/i.test(text)) return 'schema missing (run migrations)'
+  return 'error'
+}
+
+export function createHealthCheck(deps: HealthDependencies): () => Promise<HealthReport> {
+  const ttlMs = deps.ttlMs ?? 5_000
+  const now = deps.now ?? Date.now
+  let cached: { report: HealthReport; at: number } | undefined
+  let inFlight: Promise<HealthReport> | undefined
+
+  const run = async (): Promise<HealthReport> => {
+    const [database, broker] = await Promise.all([
+      timed(deps.checkDatabase, deps.databaseTimeoutMs ?? 2_000),
+      deps.probeBroker().catch((error): ProbeResult => ({ ok: false, latencyMs: 0, error: shortReason(error) })),
+    ])
+    return {
+      status: !database.ok ? 'down' : broker.ok ? 'ok' : 'degraded',
+      database: database.ok,
+      broker: broker.ok,
+      map: deps.mapConfigured,
+      checks: { database, broker },
+      version: deps.version,
+    }
+  }
+
+  return async () => {
+    if (cached && now() - cached.at < ttlMs) return cached.report
+    inFlight ??= run()
+      .then((report) => {
+        cached = { report, at: now() }
+        return report
+      })
+      .finally(() => {
+        inFlight = undefined
+      })
+    return inFlight
+  }
+}

@@ -1,0 +1,16 @@
+
+import { createNgsiClient, type NgsiClient } from '@/ngsi'
+import { env } from '@/env'
+
+let client: NgsiClient | undefined
+
+/** The one NGSI-LD client of this process, configured from the environment. */
+export function brokerClient(): NgsiClient {
+  const settings = env()
+  client ??= createNgsiClient({
+    brokerUrl: settings.NGSI_LD_BROKER_URL,
+    tenant: settings.NGSI_LD_TENANT,
+    contextUrl: settings.NGSI_LD_CONTEXT_URL,
+  })
+  return client
+}

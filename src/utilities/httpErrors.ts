@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto'
+
+import { ZodError } from 'zod'
+
+/** An error whose message is safe to show the caller, with the HTTP status to answer. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+export const jsonError = (status: number, error: string, headers: Record<string, string> = {}) =>
+  Response.json({ error }, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+
+// redirect() and notFound() work by throwing errors Next.js must see again.
+const isNextControlFlow = (error: unknown) =>
+  typeof (error as { digest?: unknown })?.digest === 'string' && (error as { digest: string }).digest.startsWith('NEXT_')
+
+const describeZodError = (error: ZodError) =>
+  error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')
+
+/**
+ * Wraps a route handler so every failure answers JSON `{error}`: 4xx for bad input and refusals,
+ * 500 with a reference (details go to the log, never a stack to the caller) for the unexpected.
+ */
+export function withErrorHandling<Args extends unknown[]>(
+  handler: (request: Request, ...args: Args) => Promise<Response>,
+): (request: Request, ...args: Args) => Promise<Response> {
+  return async (request, ...args) => {
+    try {
+      return await handler(request, ...args)
+    } catch (error) {
+      if (isNextControlFlow(error)) throw error
+      if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
+      if (error instanceof ZodError) return jsonError(400, describeZodError(error))
+      const reference = randomUUID().slice(0, 8)
+      console.error(`[${reference}] ${request.method} ${new URL(request.url).pathname} failed:`, error)
+      return jsonError(500, `Internal server error (reference ${reference})`)
+    }
+  }
+}
