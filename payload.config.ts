@@ -29,6 +29,7 @@ export default buildConfig({
   db: databaseAdapter(settings.DATABASE_URI),
   editor: lexicalEditor(),
   sharp,
+  logger: { options: { level: settings.LOG_LEVEL } },
   collections: [Pages, Posts, Media, Categories, Users],
   globals: [Header, Footer, SiteSettings],
   admin: {

@@ -1,10 +1,41 @@
+import os from 'node:os'
 import path from 'node:path'
-import { defineConfig } from 'vitest/config'
+
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 
 const alias = {
   '@': path.join(import.meta.dirname, 'src'),
   '@payload-config': path.join(import.meta.dirname, 'payload.config.ts'),
 }
+
+// Settings every integration run shares; the database URL comes from the global setup.
+const integrationEnv = {
+  APP_SECRET: 'integration-tests-secret-0123456789abcdef',
+  PUBLIC_SERVER_URL: 'http://127.0.0.1:3000',
+  // A closed port unless a test starts a broker: nothing may reach a real service by accident.
+  NGSI_LD_BROKER_URL: 'http://127.0.0.1:9',
+  ENABLE_AI: 'false',
+  LOG_LEVEL: 'fatal',
+  MEDIA_DIR: path.join(os.tmpdir(), 'citydash-test-media'),
+}
+
+const integrationProject = (name: string, include: string[]): TestProjectInlineConfiguration => ({
+  resolve: { alias },
+  test: {
+    name,
+    include,
+    environment: 'node',
+    env: integrationEnv,
+    // Files of one project share its database: run them one after another.
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    globalSetup: ['tests/int/global-setup.ts'],
+  },
+})
+
+const databaseSuites = ['tests/int/payload/**/*.test.ts']
 
 export default defineConfig({
   resolve: { alias },
@@ -12,26 +43,12 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: {
-          name: 'unit',
-          include: ['tests/unit/**/*.test.ts'],
-          environment: 'node',
-        },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
       },
-      {
-        resolve: { alias },
-        test: {
-          name: 'int',
-          include: ['tests/int/**/*.test.ts'],
-          environment: 'node',
-          // Suites share one database per run: run files one after another.
-          pool: 'forks',
-          fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          globalSetup: ['tests/int/global-setup.ts'],
-        },
-      },
+      // SQLite always, with the suites that need no database; PostgreSQL and MongoDB when configured.
+      integrationProject('int', ['tests/int/**/*.test.ts']),
+      ...(process.env.TEST_POSTGRES_URI ? [integrationProject('int-postgres', databaseSuites)] : []),
+      ...(process.env.TEST_MONGODB_URI ? [integrationProject('int-mongodb', databaseSuites)] : []),
     ],
   },
 })

@@ -40,6 +40,8 @@ export const envSchema = z
     ALLOW_SIGNUP: booleanFlag(true),
     TRUST_PROXY: booleanFlag(false),
     DEV_AUTO_LOGIN_EMAIL: optionalString.pipe(z.email().optional()),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug']).default('info'),
+    MEDIA_DIR: z.string().trim().min(1).default('media'),
 
     NGSI_LD_BROKER_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:1026'),
     NGSI_LD_TENANT: optionalString.pipe(

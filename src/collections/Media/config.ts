@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { CollectionConfig } from 'payload'
 
 import { anyone, isStaff, memberAdmin } from '@/access'
+import { env } from '@/env'
 
 export const Media: CollectionConfig = {
   slug: 'media',
@@ -25,7 +26,7 @@ export const Media: CollectionConfig = {
     { name: 'caption', type: 'text', maxLength: 300 },
   ],
   upload: {
-    staticDir: path.resolve(process.env.MEDIA_DIR ?? 'media'),
+    staticDir: path.resolve(env().MEDIA_DIR),
     mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/avif', 'image/gif'],
     adminThumbnail: 'thumbnail',
     focalPoint: true,

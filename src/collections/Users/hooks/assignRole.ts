@@ -4,12 +4,13 @@ import { userIsAdmin } from '@/access'
 
 /**
  * The first account ever created becomes admin. Later accounts are viewers unless an admin
- * creating them chose another role: nobody can pick their own role at sign-up.
+ * (or trusted server code using the Local API) chose another role: nobody picks their own
+ * role at sign-up through REST or GraphQL.
  */
 export const assignRole: CollectionBeforeChangeHook = async ({ data, operation, req }) => {
   if (operation !== 'create') return data
   const { totalDocs } = await req.payload.count({ collection: 'users', overrideAccess: true, req })
   if (totalDocs === 0) return { ...data, role: 'admin' }
-  if (!userIsAdmin(req.user)) return { ...data, role: 'viewer' }
+  if (req.payloadAPI !== 'local' && !userIsAdmin(req.user)) return { ...data, role: 'viewer' }
   return { ...data, role: data.role ?? 'viewer' }
 }

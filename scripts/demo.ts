@@ -1,0 +1,93 @@
+/**
+ * `npm run demo`: the dashboard on embedded defaults, from a fresh clone to a running server.
+ * Writes .env when missing, starts the demo broker, migrates, seeds once, builds when needed,
+ * then serves on PORT until stopped.
+ */
+import { randomBytes } from 'node:crypto'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+
+import { InvalidEnvironmentError, parseEnv } from '../src/env'
+
+import { loadDotEnv } from './dotenv'
+import { runToEnd, startProcess, stopAll, waitForUrl } from './processes'
+
+const step = (message: string) => console.log(`\n▶ ${message}`)
+const bin = (name: string) => path.join('node_modules', '.bin', name)
+
+function ensureDotEnv() {
+  if (existsSync('.env')) return
+  step('Writing .env from .env.example with a fresh APP_SECRET')
+  copyFileSync('.env.example', '.env')
+  const secret = randomBytes(32).toString('hex')
+  writeFileSync('.env', readFileSync('.env', 'utf8').replace(/^APP_SECRET=.*$/m, `APP_SECRET=${secret}`))
+}
+
+async function newestSourceChange(): Promise<number> {
+  let newest = 0
+  const roots = ['src', 'payload.config.ts', 'next.config.mjs', 'package-lock.json', 'public']
+  for (const root of roots.filter((entry) => existsSync(entry))) {
+    const entries = statSync(root).isDirectory() ? await readdir(root, { recursive: true }) : ['']
+    for (const entry of entries) newest = Math.max(newest, statSync(path.join(root, entry)).mtimeMs)
+  }
+  return newest
+}
+
+async function buildIsCurrent() {
+  const marker = path.join('.next', 'BUILD_ID')
+  return existsSync(marker) && statSync(marker).mtimeMs > (await newestSourceChange())
+}
+
+async function main() {
+  ensureDotEnv()
+  loadDotEnv()
+  process.env.NODE_ENV = 'production'
+  const settings = parseEnv()
+  mkdirSync('data', { recursive: true })
+
+  const broker = new URL(settings.NGSI_LD_BROKER_URL)
+  if (['127.0.0.1', 'localhost'].includes(broker.hostname) && process.env.DEMO_BROKER !== 'off') {
+    step(`Starting the demo NGSI-LD broker at ${broker.origin}`)
+    startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', broker.port || '80'])
+    await waitForUrl(`${broker.origin}/version`, { timeoutMs: 30_000, accept: () => true })
+  }
+
+  step('Applying database migrations')
+  await runToEnd(bin('payload'), ['migrate'])
+
+  step('Seeding demo content (only into an empty database)')
+  await runToEnd(bin('tsx'), ['scripts/seed.ts'])
+
+  if (await buildIsCurrent()) {
+    step('Production build is up to date')
+  } else {
+    step('Building the production bundle (takes a minute or two)')
+    await runToEnd(bin('next'), ['build', '--webpack'])
+  }
+
+  step(`Starting the dashboard on port ${settings.PORT}`)
+  const server = startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(settings.PORT)])
+  server.on('exit', (code) => {
+    stopAll()
+    process.exit(code ?? 1)
+  })
+  await waitForUrl(`http://127.0.0.1:${settings.PORT}/api/health`, { timeoutMs: 60_000 })
+  console.log(`\n✔ City Dashboard is ready: ${settings.PUBLIC_SERVER_URL}`)
+  console.log(`  Admin: ${settings.PUBLIC_SERVER_URL}/admin (the first account you create becomes the admin)`)
+  console.log('  Stop with Ctrl+C.')
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopAll(signal)
+    process.exit(0)
+  })
+}
+
+main().catch((error) => {
+  if (error instanceof InvalidEnvironmentError) console.error(`\n✖ ${error.message}`)
+  else console.error('\n✖ Demo failed:', error instanceof Error ? error.message : error)
+  stopAll()
+  process.exit(1)
+})

@@ -1,0 +1,128 @@
+import type { Payload } from 'payload'
+
+import { richText } from './richText'
+
+/** The demo cities: tenants of the bundled demo broker. */
+export const DEMO_CITIES = [
+  { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
+  { name: 'Porto', tenant: 'porto', latitude: 41.1579, longitude: -8.6291, zoom: 13 },
+]
+
+/**
+ * Demo content: a home page, two posts, categories, header, footer and site settings.
+ * Seeds only an empty site, so running it again never overwrites an editor's work.
+ */
+export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'skipped'> {
+  const { totalDocs } = await payload.count({ collection: 'pages', overrideAccess: true })
+  if (totalDocs > 0) return 'skipped'
+  const context = { disableRevalidate: true }
+
+  const [airQuality, mobility] = await Promise.all(
+    [
+      { title: 'Air quality', slug: 'air-quality' },
+      { title: 'City services', slug: 'city-services' },
+    ].map((data) => payload.create({ collection: 'categories', data, context })),
+  )
+
+  const home = await payload.create({
+    collection: 'pages',
+    context,
+    data: {
+      title: 'Your city, live',
+      slug: 'home',
+      tenant: DEMO_CITIES[0].tenant,
+      _status: 'published',
+      publishedAt: new Date().toISOString(),
+      layout: [
+        {
+          blockType: 'content',
+          columns: [
+            {
+              width: 'full',
+              richText: richText(
+                'Weather, air quality and the state of city devices, straight from the sensors that measure them.',
+                { heading: 'Open data, explained' },
+                'Every figure on this site comes from the city’s NGSI-LD context broker. Values refresh every few minutes; each one says when it was observed.',
+              ),
+            },
+          ],
+        },
+        {
+          blockType: 'cta',
+          richText: richText('Read the latest news about the city’s sensors and services.'),
+          links: [{ link: { type: 'custom', url: '/posts', label: 'Read the news' } }],
+        },
+      ],
+      meta: { title: 'Your city, live', description: 'Live weather, air quality and device data for our city.' },
+    },
+  })
+
+  const posts = [
+    {
+      title: 'New air-quality sensors along the seafront',
+      slug: 'new-air-quality-sensors',
+      categories: [airQuality.id],
+      content: richText(
+        'Twelve new sensors now measure nitrogen dioxide, particulate matter and ozone along the seafront.',
+        'Their readings appear on the dashboard within minutes, with the time each value was observed.',
+      ),
+      description: 'Twelve new sensors measure NO₂, PM10, PM2.5 and ozone.',
+    },
+    {
+      title: 'How we publish city data',
+      slug: 'how-we-publish-city-data',
+      categories: [mobility.id],
+      content: richText(
+        'The dashboard reads a standard NGSI-LD context broker, the same interface many European cities use.',
+        'Data models follow the Smart Data Models initiative, so other cities’ tools can read ours too.',
+      ),
+      description: 'Standards behind the dashboard: NGSI-LD and Smart Data Models.',
+    },
+  ]
+  for (const [index, post] of posts.entries()) {
+    await payload.create({
+      collection: 'posts',
+      context,
+      data: {
+        title: post.title,
+        slug: post.slug,
+        categories: post.categories,
+        content: post.content,
+        _status: 'published',
+        publishedAt: new Date(Date.now() - index * 86_400_000).toISOString(),
+        meta: { title: post.title, description: post.description },
+      },
+    })
+  }
+
+  await payload.updateGlobal({
+    slug: 'header',
+    context,
+    data: {
+      navItems: [
+        { link: { type: 'reference', reference: { relationTo: 'pages', value: home.id }, label: 'Home' } },
+        { link: { type: 'custom', url: '/posts', label: 'News' } },
+      ],
+    },
+  })
+  await payload.updateGlobal({
+    slug: 'footer',
+    context,
+    data: {
+      navItems: [{ link: { type: 'custom', url: '/admin', label: 'Editors’ admin' } }],
+      contact: { email: 'opendata@example.org', address: 'City Hall, Main Square 1' },
+      copyright: 'Content CC-BY-4.0 unless stated otherwise.',
+    },
+  })
+  await payload.updateGlobal({
+    slug: 'site-settings',
+    context,
+    data: {
+      title: 'City Dashboard',
+      description: 'Live weather, air quality and device data for our city.',
+      cities: DEMO_CITIES,
+      mapStyle: { kind: 'offline' },
+    },
+  })
+  return 'seeded'
+}

@@ -1,0 +1,45 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+import { handleEndpoints, type SanitizedConfig } from 'payload'
+
+export type RouteHandler = (request: Request) => Promise<Response>
+
+/**
+ * A real HTTP server for integration tests: the app's own route handlers where a path matches,
+ * Payload's REST API (the handler Next.js mounts at /api) for everything else.
+ */
+export async function startHttpServer(config: SanitizedConfig, routes: Record<string, RouteHandler> = {}) {
+  const server = http.createServer(async (incoming, outgoing) => {
+    try {
+      const url = new URL(incoming.url ?? '/', 'http://127.0.0.1')
+      const chunks: Buffer[] = []
+      for await (const chunk of incoming) chunks.push(chunk as Buffer)
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(incoming.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+      }
+      const request = new Request(url, {
+        method: incoming.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      })
+      const route = Object.entries(routes).find(([path]) => url.pathname === path)?.[1]
+      const response = route ? await route(request) : await handleEndpoints({ config, path: url.pathname, request })
+      const responseHeaders: Record<string, string | string[]> = Object.fromEntries(response.headers)
+      const cookies = response.headers.getSetCookie()
+      if (cookies.length > 0) responseHeaders['set-cookie'] = cookies
+      outgoing.writeHead(response.status, responseHeaders)
+      outgoing.end(Buffer.from(await response.arrayBuffer()))
+    } catch (error) {
+      outgoing.writeHead(599, { 'content-type': 'text/plain' })
+      outgoing.end(`test server failure: ${String(error)}`)
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}

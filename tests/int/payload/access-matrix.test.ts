@@ -1,0 +1,226 @@
+import type { Payload } from 'payload'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { richText } from '@/seed/richText'
+
+import { startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+import { authHeaders, type Role, signedInRoles } from '../helpers/users'
+
+type Caller = 'anonymous' | Role
+type Operation = 'create' | 'read' | 'read-draft' | 'update' | 'delete' | 'publish'
+type Id = number | string
+
+let payload: Payload
+let baseUrl: string
+let closeServer: () => Promise<void>
+let tokens: Record<Role, string>
+
+const callers: Caller[] = ['anonymous', 'viewer', 'editor', 'admin']
+const tokenOf = (caller: Caller) => (caller === 'anonymous' ? null : tokens[caller])
+
+async function call(caller: Caller, method: string, path: string, body?: unknown) {
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...authHeaders(tokenOf(caller)), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+}
+
+let counter = 0
+const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`
+
+/** How to make, change and address one document of each kind. */
+type Resource = {
+  slug: string
+  versioned: boolean
+  valid: () => Record<string, unknown>
+  change: Record<string, unknown>
+  create?: (caller: Caller) => Promise<Response>
+}
+
+const pageData = () => ({
+  title: unique('Page'),
+  slug: unique('page'),
+  layout: [{ blockType: 'content', columns: [{ width: 'full', richText: richText('Hello') }] }],
+})
+const postData = () => ({ title: unique('Post'), slug: unique('post'), content: richText('News') })
+
+const resources: Resource[] = [
+  { slug: 'pages', versioned: true, valid: pageData, change: { title: 'Changed' } },
+  { slug: 'posts', versioned: true, valid: postData, change: { title: 'Changed' } },
+  { slug: 'categories', versioned: false, valid: () => ({ title: unique('Cat'), slug: unique('cat') }), change: { title: 'Changed' } },
+  {
+    slug: 'media',
+    versioned: false,
+    valid: () => ({ alt: 'A test image' }),
+    change: { alt: 'Changed' },
+    create: async (caller) => {
+      const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0b5cad' } }).png().toBuffer()
+      const form = new FormData()
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), `${unique('img')}.png`)
+      form.append('_payload', JSON.stringify({ alt: 'An uploaded image' }))
+      return fetch(`${baseUrl}/api/media`, { method: 'POST', headers: authHeaders(tokenOf(caller)), body: form })
+    },
+  },
+  {
+    slug: 'redirects',
+    versioned: false,
+    valid: () => ({ from: `/${unique('old')}`, to: { type: 'custom', url: '/posts' } }),
+    change: { to: { type: 'custom', url: '/changed' } },
+  },
+]
+
+// Who may do what: the access rules of the design brief, one row per collection.
+const staffOnlyWrites = { create: ['editor', 'admin'], update: ['editor', 'admin'], delete: ['editor', 'admin'] }
+const expected: Record<string, Partial<Record<Operation, Caller[]>>> = {
+  pages: { ...staffOnlyWrites, read: callers, 'read-draft': ['viewer', 'editor', 'admin'], publish: ['editor', 'admin'] },
+  posts: { ...staffOnlyWrites, read: callers, 'read-draft': ['viewer', 'editor', 'admin'], publish: ['editor', 'admin'] },
+  categories: { ...staffOnlyWrites, read: callers },
+  media: { ...staffOnlyWrites, read: callers },
+  redirects: { ...staffOnlyWrites, read: callers },
+}
+
+async function fixture(resource: Resource, status: 'published' | 'draft'): Promise<Id> {
+  if (resource.slug === 'media') {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#ffffff' } }).png().toBuffer()
+    const doc = await payload.create({
+      collection: 'media',
+      data: { alt: 'Fixture' },
+      file: { data: png, mimetype: 'image/png', name: `${unique('fixture')}.png`, size: png.length },
+    })
+    return doc.id
+  }
+  const data = { ...resource.valid(), ...(resource.versioned ? { _status: status } : {}) }
+  const doc = await payload.create({
+    collection: resource.slug as 'pages',
+    data: data as never,
+    draft: status === 'draft',
+    context: { disableRevalidate: true },
+  })
+  return doc.id
+}
+
+async function perform(resource: Resource, operation: Operation, caller: Caller): Promise<Response> {
+  const base = `/api/${resource.slug}`
+  switch (operation) {
+    case 'create':
+      return resource.create ? resource.create(caller) : call(caller, 'POST', base, resource.valid())
+    case 'read':
+      return call(caller, 'GET', `${base}/${await fixture(resource, 'published')}`)
+    case 'read-draft':
+      return call(caller, 'GET', `${base}/${await fixture(resource, 'draft')}?draft=true`)
+    case 'update':
+      return call(caller, 'PATCH', `${base}/${await fixture(resource, 'published')}`, resource.change)
+    case 'delete':
+      return call(caller, 'DELETE', `${base}/${await fixture(resource, 'published')}`)
+    case 'publish':
+      return call(caller, 'PATCH', `${base}/${await fixture(resource, 'draft')}`, { _status: 'published' })
+  }
+}
+
+beforeAll(async () => {
+  const started = await startPayload()
+  payload = started.payload
+  const server = await startHttpServer(started.config)
+  baseUrl = server.url
+  closeServer = server.close
+  ;({ tokens } = await signedInRoles(payload, baseUrl, `matrix-${process.pid}`))
+})
+
+afterAll(async () => {
+  await closeServer?.()
+})
+
+describe('access matrix through the REST API', () => {
+  const cells = resources.flatMap((resource) =>
+    (Object.entries(expected[resource.slug]) as [Operation, Caller[]][]).flatMap(([operation, allowed]) =>
+      callers.map((caller) => ({ resource, operation, caller, allowed: allowed.includes(caller) })),
+    ),
+  )
+
+  it.each(cells.map((cell) => [cell.resource.slug, cell.operation, cell.caller, cell.allowed ? 'allowed' : 'refused', cell]))(
+    '%s %s by %s is %s',
+    async (_slug, _operation, _caller, _verdict, { resource, operation, caller, allowed }) => {
+      const response = await perform(resource, operation, caller)
+      if (allowed) expect(response.status, await response.clone().text()).toBeLessThan(300)
+      else expect([401, 403, 404]).toContain(response.status)
+    },
+  )
+
+  it('a refused publish leaves the draft unpublished', async () => {
+    const id = await fixture(resources[0], 'draft')
+    await call('viewer', 'PATCH', `/api/pages/${id}`, { _status: 'published' })
+    const page = await payload.findByID({ collection: 'pages', id, draft: true })
+    expect(page._status).toBe('draft')
+  })
+})
+
+describe('globals', () => {
+  const globals = [
+    { slug: 'header', writers: ['editor', 'admin'], change: { navItems: [] } },
+    { slug: 'footer', writers: ['editor', 'admin'], change: { copyright: 'Changed' } },
+    { slug: 'site-settings', writers: ['admin'], change: { title: 'Changed title' } },
+  ]
+  const cells = globals.flatMap((global) =>
+    callers.flatMap((caller) => [
+      { global, caller, operation: 'read' as const, allowed: true },
+      { global, caller, operation: 'update' as const, allowed: global.writers.includes(caller) },
+    ]),
+  )
+
+  it.each(cells.map((cell) => [cell.global.slug, cell.operation, cell.caller, cell.allowed ? 'allowed' : 'refused', cell]))(
+    '%s %s by %s is %s',
+    async (_slug, _operation, _caller, _verdict, { global, caller, operation, allowed }) => {
+      const response =
+        operation === 'read'
+          ? await call(caller, 'GET', `/api/globals/${global.slug}`)
+          : await call(caller, 'POST', `/api/globals/${global.slug}`, global.change)
+      if (allowed) expect(response.status, await response.clone().text()).toBeLessThan(300)
+      else expect([401, 403]).toContain(response.status)
+    },
+  )
+})
+
+describe('user accounts', () => {
+  const cells = callers.flatMap((caller) =>
+    (['read', 'update', 'delete'] as const).map((operation) => ({ caller, operation, allowed: caller === 'admin' })),
+  )
+
+  it.each(cells.map((cell) => [cell.operation, cell.caller, cell.allowed ? 'allowed' : 'refused', cell]))(
+    "%s of another user's account by %s is %s",
+    async (_operation, _caller, _verdict, { caller, operation, allowed }) => {
+      const other = await payload.create({
+        collection: 'users',
+        data: { email: `${unique('other')}@example.org`, password: 'another-long-password', role: 'viewer' },
+      })
+      const path = `/api/users/${other.id}`
+      const response =
+        operation === 'read'
+          ? await call(caller, 'GET', path)
+          : operation === 'update'
+            ? await call(caller, 'PATCH', path, { name: 'Renamed' })
+            : await call(caller, 'DELETE', path)
+      if (allowed) expect(response.status).toBeLessThan(300)
+      else expect([401, 403, 404]).toContain(response.status)
+    },
+  )
+
+  it.each(['viewer', 'editor'] as const)('a %s cannot promote themselves', async (role) => {
+    const me = (await (await call(role, 'GET', '/api/users/me')).json()) as { user: { id: Id } }
+    await call(role, 'PATCH', `/api/users/${me.user.id}`, { role: 'admin' })
+    const after = await payload.findByID({ collection: 'users', id: me.user.id })
+    expect(after.role).toBe(role)
+  })
+
+  it('an admin can change roles', async () => {
+    const other = await payload.create({
+      collection: 'users',
+      data: { email: `${unique('promoted')}@example.org`, password: 'another-long-password', role: 'viewer' },
+    })
+    const response = await call('admin', 'PATCH', `/api/users/${other.id}`, { role: 'editor' })
+    expect(response.status).toBe(200)
+    expect((await payload.findByID({ collection: 'users', id: other.id })).role).toBe('editor')
+  })
+})

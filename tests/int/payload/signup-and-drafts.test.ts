@@ -1,0 +1,129 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { richText } from '@/seed/richText'
+
+import { startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+import { authHeaders, login, PASSWORD } from '../helpers/users'
+
+let payload: Payload
+let baseUrl: string
+let closeServer: () => Promise<void>
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
+
+beforeAll(async () => {
+  const started = await startPayload()
+  payload = started.payload
+  // "First" means first in this database: start from no accounts at all.
+  await payload.delete({ collection: 'users', where: { id: { exists: true } }, overrideAccess: true })
+  const server = await startHttpServer(started.config)
+  baseUrl = server.url
+  closeServer = server.close
+})
+
+afterAll(async () => {
+  await closeServer?.()
+})
+
+describe('sign-up and roles', () => {
+  it('makes the first account admin and later ones viewers, whatever role they ask for', async () => {
+    const first = await post('/api/users/first-register', { email: 'first@example.org', password: PASSWORD })
+    expect(first.status, await first.clone().text()).toBeLessThan(300)
+    const second = await post('/api/users', { email: 'second@example.org', password: PASSWORD })
+    expect(second.status).toBe(201)
+    const third = await post('/api/users', { email: 'third@example.org', password: PASSWORD, role: 'admin' })
+    expect(third.status).toBe(201)
+
+    const roles = async (email: string) =>
+      (await payload.find({ collection: 'users', where: { email: { equals: email } } })).docs[0]?.role
+    expect(await roles('first@example.org')).toBe('admin')
+    expect(await roles('second@example.org')).toBe('viewer')
+    expect(await roles('third@example.org')).toBe('viewer')
+  })
+
+  it('refuses a second first-register once an account exists', async () => {
+    const response = await post('/api/users/first-register', { email: 'late@example.org', password: PASSWORD })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect((await payload.find({ collection: 'users', where: { email: { equals: 'late@example.org' } } })).totalDocs).toBe(0)
+  })
+
+  it('locks an account after repeated failed logins', async () => {
+    await post('/api/users', { email: 'locked@example.org', password: PASSWORD })
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const response = await post('/api/users/login', { email: 'locked@example.org', password: 'wrong-password' })
+      expect(response.status).toBe(401)
+    }
+    const withRightPassword = await post('/api/users/login', { email: 'locked@example.org', password: PASSWORD })
+    expect(withRightPassword.status).toBe(401)
+    expect(await withRightPassword.text()).toMatch(/locked/i)
+  })
+
+  it('answers malformed sign-up data with a 400, not a 500', async () => {
+    const response = await post('/api/users', { email: 'not-an-email', password: PASSWORD })
+    expect(response.status).toBe(400)
+  })
+})
+
+describe('drafts stay private', () => {
+  let draftId: number | string
+  let publishedId: number | string
+
+  beforeAll(async () => {
+    const layout = [{ blockType: 'content' as const, columns: [{ width: 'full' as const, richText: richText('Secret') }] }]
+    const draft = await payload.create({
+      collection: 'pages',
+      data: { title: 'Unannounced plan', slug: 'unannounced-plan', layout, _status: 'draft' },
+      draft: true,
+      context: { disableRevalidate: true },
+    })
+    draftId = draft.id
+    const published = await payload.create({
+      collection: 'pages',
+      data: { title: 'Public page', slug: 'public-page', layout, _status: 'published' },
+      context: { disableRevalidate: true },
+    })
+    publishedId = published.id
+    // A published page with unpublished changes on top: citizens must see the published version.
+    await payload.update({
+      collection: 'pages',
+      id: publishedId,
+      data: { title: 'Public page (unpublished edit)' },
+      draft: true,
+      context: { disableRevalidate: true },
+    })
+  })
+
+  it('shows anonymous callers no draft, even when they ask for drafts', async () => {
+    const response = await fetch(`${baseUrl}/api/pages?draft=true&limit=100`)
+    expect(response.status).toBe(200)
+    const { docs } = (await response.json()) as { docs: Array<{ id: number | string; title: string; _status: string }> }
+    expect(docs.map((doc) => doc.id)).not.toContain(draftId)
+    expect(docs.every((doc) => doc._status === 'published')).toBe(true)
+    expect(docs.map((doc) => doc.title)).not.toContain('Public page (unpublished edit)')
+    expect((await fetch(`${baseUrl}/api/pages/${draftId}?draft=true`)).status).toBe(404)
+  })
+
+  it('shows viewers the drafts in the admin', async () => {
+    const token = await login(baseUrl, 'second@example.org')
+    const response = await fetch(`${baseUrl}/api/pages/${draftId}?draft=true`, { headers: authHeaders(token) })
+    expect(response.status).toBe(200)
+  })
+
+  it('refuses a viewer who tries to change a page', async () => {
+    const token = await login(baseUrl, 'second@example.org')
+    const response = await fetch(`${baseUrl}/api/pages/${publishedId}`, {
+      method: 'PATCH',
+      headers: { ...authHeaders(token), 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Defaced' }),
+    })
+    expect(response.status).toBe(403)
+    expect((await payload.findByID({ collection: 'pages', id: publishedId })).title).not.toBe('Defaced')
+  })
+})
