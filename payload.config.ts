@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 import { nestedDocsPlugin } from '@payloadcms/plugin-nested-docs'
 import { redirectsPlugin } from '@payloadcms/plugin-redirects'
@@ -10,6 +11,7 @@ import sharp from 'sharp'
 
 import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
 import { Categories } from '@/collections/Categories/config'
+import { MapLayers } from '@/collections/MapLayers/config'
 import { Media } from '@/collections/Media/config'
 import { Pages } from '@/collections/Pages/config'
 import { Posts } from '@/collections/Posts/config'
@@ -21,7 +23,8 @@ import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
 
 const settings = env()
-const rootDir = path.resolve(import.meta.dirname)
+// import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
+const rootDir = path.dirname(fileURLToPath(import.meta.url))
 
 export default buildConfig({
   serverURL: settings.PUBLIC_SERVER_URL,
@@ -30,7 +33,7 @@ export default buildConfig({
   editor: lexicalEditor(),
   sharp,
   logger: { options: { level: settings.LOG_LEVEL } },
-  collections: [Pages, Posts, Media, Categories, Users],
+  collections: [Pages, Posts, Media, Categories, MapLayers, Users],
   globals: [Header, Footer, SiteSettings],
   admin: {
     user: Users.slug,

@@ -49,6 +49,19 @@ export default defineConfig({
       integrationProject('int', ['tests/int/**/*.test.ts']),
       ...(process.env.TEST_POSTGRES_URI ? [integrationProject('int-postgres', databaseSuites)] : []),
       ...(process.env.TEST_MONGODB_URI ? [integrationProject('int-mongodb', databaseSuites)] : []),
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 60_000,
+          // Builds the production bundle first: minutes, not seconds.
+          hookTimeout: 600_000,
+          globalSetup: ['tests/e2e/global-setup.ts'],
+        },
+      },
     ],
   },
 })

@@ -42,7 +42,7 @@ async function buildIsCurrent() {
 async function main() {
   ensureDotEnv()
   loadDotEnv()
-  process.env.NODE_ENV = 'production'
+  Object.assign(process.env, { NODE_ENV: 'production' })
   const settings = parseEnv()
   mkdirSync('data', { recursive: true })
 

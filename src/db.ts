@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 import { mongooseAdapter } from '@payloadcms/db-mongodb'
 import { postgresAdapter } from '@payloadcms/db-postgres'
@@ -16,9 +17,10 @@ export function databaseKind(uri: string): DatabaseKind {
   )
 }
 
-const migrationsRoot = path.resolve(import.meta.dirname, 'migrations')
+// import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
+const migrationsRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
-/** The Payload database adapter that DATABASE_URI's scheme asks for. SQL dialects keep their own migrations. */
+/** The Payload database adapter that DATABASE_URI's scheme asks for. Each dialect keeps its own migrations. */
 export function databaseAdapter(uri: string): DatabaseAdapterObj {
   switch (databaseKind(uri)) {
     case 'sqlite':
@@ -29,6 +31,10 @@ export function databaseAdapter(uri: string): DatabaseAdapterObj {
         migrationDir: path.join(migrationsRoot, 'postgres'),
       })
     case 'mongodb':
-      return mongooseAdapter({ url: uri, connectOptions: { serverSelectionTimeoutMS: 5_000 } })
+      return mongooseAdapter({
+        url: uri,
+        connectOptions: { serverSelectionTimeoutMS: 5_000 },
+        migrationDir: path.join(migrationsRoot, 'mongodb'),
+      })
   }
 }

@@ -51,6 +51,9 @@ export const envSchema = z
         .optional(),
     ),
     NGSI_LD_CONTEXT_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_CORE_CONTEXT),
+    // Orion-LD and Scorpio allow 1000 entities a page, Stellio 100; a refused size is halved and retried.
+    NGSI_LD_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
+    NGSI_LD_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
     PUBLIC_MAP_TOKEN: optionalString,
     REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
 
@@ -87,7 +90,7 @@ export class InvalidEnvironmentError extends Error {
   }
 }
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(source)
   if (result.success) return result.data
   throw new InvalidEnvironmentError(

@@ -71,6 +71,7 @@ export interface Config {
     posts: Post;
     media: Media;
     categories: Category;
+    'map-layers': MapLayer;
     users: User;
     search: Search;
     redirects: Redirect;
@@ -86,6 +87,7 @@ export interface Config {
     posts: PostsSelect<false> | PostsSelect<true>;
     media: MediaSelect<false> | MediaSelect<true>;
     categories: CategoriesSelect<false> | CategoriesSelect<true>;
+    'map-layers': MapLayersSelect<false> | MapLayersSelect<true>;
     users: UsersSelect<false> | UsersSelect<true>;
     search: SearchSelect<false> | SearchSelect<true>;
     redirects: RedirectsSelect<false> | RedirectsSelect<true>;
@@ -154,7 +156,7 @@ export interface Page {
    * The city (broker tenant) this dashboard shows; empty = the site's default city.
    */
   tenant?: string | null;
-  layout: (ContentBlock | CallToActionBlock | MediaBlock)[];
+  layout?: (ContentBlock | CallToActionBlock | MediaBlock)[] | null;
   meta?: {
     title?: string | null;
     /**
@@ -416,6 +418,83 @@ export interface MediaBlock {
   blockType: 'mediaBlock';
 }
 /**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "map-layers".
+ */
+export interface MapLayer {
+  id: number;
+  name: string;
+  description?: string | null;
+  /**
+   * Citizens may load this layer. Unticked layers are only visible to signed-in members.
+   */
+  public?: boolean | null;
+  entityType: string;
+  /**
+   * Only these attributes leave the server (plus id, type, location and observation time).
+   */
+  attributes: string[];
+  /**
+   * Shown in the map popup, in this order; each must be one of the attributes above.
+   */
+  popupAttributes?: string[] | null;
+  source?: {
+    /**
+     * Fixes the layer to one city (tenant). Empty: the city the page shows.
+     */
+    tenant?: string | null;
+    /**
+     * Empty: the server default (NGSI_LD_CONTEXT_URL).
+     */
+    contextUrl?: string | null;
+    /**
+     * Only entities matching every row (sent to the broker as an escaped q query).
+     */
+    filters?:
+      | {
+          attribute: string;
+          operator: '==' | '!=' | '>' | '>=' | '<' | '<=';
+          value: string;
+          id?: string | null;
+        }[]
+      | null;
+  };
+  style?: {
+    colour?: string | null;
+    radius?: number | null;
+    icon?: ('circle' | 'square' | 'triangle' | 'star') | null;
+    colourBy?: ('style' | 'alert') | null;
+    /**
+     * Group nearby points when zoomed out (recommended above a few hundred entities).
+     */
+    cluster?: boolean | null;
+  };
+  /**
+   * Plain rules, evaluated on the server for every entity: the highest level that fires wins.
+   */
+  alertRules?:
+    | {
+        attribute: string;
+        operator: '>' | '>=' | '<' | '<=' | '==' | '!=' | 'between' | 'outside' | 'contains' | 'missing' | 'stale';
+        value?: string | null;
+        valueTo?: number | null;
+        level: 'info' | 'warning' | 'critical';
+        message: string;
+        id?: string | null;
+      }[]
+    | null;
+  /**
+   * How often citizens’ maps refresh and the server re-reads the broker.
+   */
+  refreshSeconds: number;
+  /**
+   * Read at most this many entities; beyond, the map says the layer is truncated.
+   */
+  maxFeatures: number;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
  * This is a collection of automatically created search results. These results are used by the global site search and will be updated automatically as documents in the CMS are created or updated.
  *
  * This interface was referenced by `Config`'s JSON-Schema
@@ -591,6 +670,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'categories';
         value: number | Category;
+      } | null)
+    | ({
+        relationTo: 'map-layers';
+        value: number | MapLayer;
       } | null)
     | ({
         relationTo: 'users';
@@ -828,6 +911,56 @@ export interface CategoriesSelect<T extends boolean = true> {
         label?: T;
         id?: T;
       };
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "map-layers_select".
+ */
+export interface MapLayersSelect<T extends boolean = true> {
+  name?: T;
+  description?: T;
+  public?: T;
+  entityType?: T;
+  attributes?: T;
+  popupAttributes?: T;
+  source?:
+    | T
+    | {
+        tenant?: T;
+        contextUrl?: T;
+        filters?:
+          | T
+          | {
+              attribute?: T;
+              operator?: T;
+              value?: T;
+              id?: T;
+            };
+      };
+  style?:
+    | T
+    | {
+        colour?: T;
+        radius?: T;
+        icon?: T;
+        colourBy?: T;
+        cluster?: T;
+      };
+  alertRules?:
+    | T
+    | {
+        attribute?: T;
+        operator?: T;
+        value?: T;
+        valueTo?: T;
+        level?: T;
+        message?: T;
+        id?: T;
+      };
+  refreshSeconds?: T;
+  maxFeatures?: T;
   updatedAt?: T;
   createdAt?: T;
 }

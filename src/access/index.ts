@@ -25,3 +25,6 @@ export const adminFieldAccess: FieldAccess = ({ req }) => userIsAdmin(req.user)
 
 /** Who may open the admin panel for a collection (a boolean, as Payload requires there). */
 export const memberAdmin = ({ req }: { req: { user?: unknown } }) => userIsMember(req.user as Parameters<typeof userIsMember>[0])
+
+/** Citizens load public map layers; members of the admin load every layer. */
+export const publicOrMember: Access = ({ req }) => (userIsMember(req.user) ? true : { public: { equals: true } })

@@ -4,7 +4,7 @@ import { CallToActionBlock } from './CallToAction/Component'
 import { ContentBlock } from './Content/Component'
 import { MediaBlock } from './MediaBlock/Component'
 
-type LayoutBlock = Page['layout'][number]
+type LayoutBlock = NonNullable<Page['layout']>[number]
 
 const components: { [Type in LayoutBlock['blockType']]: React.ComponentType<Extract<LayoutBlock, { blockType: Type }>> } = {
   content: ContentBlock,

@@ -11,6 +11,8 @@ export function brokerClient(): NgsiClient {
     brokerUrl: settings.NGSI_LD_BROKER_URL,
     tenant: settings.NGSI_LD_TENANT,
     contextUrl: settings.NGSI_LD_CONTEXT_URL,
+    maxPageSize: settings.NGSI_LD_PAGE_SIZE,
+    pageConcurrency: settings.NGSI_LD_PAGE_CONCURRENCY,
   })
   return client
 }

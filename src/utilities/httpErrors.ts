@@ -28,9 +28,9 @@ const describeZodError = (error: ZodError) =>
  * Wraps a route handler so every failure answers JSON `{error}`: 4xx for bad input and refusals,
  * 500 with a reference (details go to the log, never a stack to the caller) for the unexpected.
  */
-export function withErrorHandling<Args extends unknown[]>(
-  handler: (request: Request, ...args: Args) => Promise<Response>,
-): (request: Request, ...args: Args) => Promise<Response> {
+export function withErrorHandling<Req extends { method?: string; url?: string }, Args extends unknown[]>(
+  handler: (request: Req, ...args: Args) => Promise<Response>,
+): (request: Req, ...args: Args) => Promise<Response> {
   return async (request, ...args) => {
     try {
       return await handler(request, ...args)
@@ -39,7 +39,8 @@ export function withErrorHandling<Args extends unknown[]>(
       if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
       if (error instanceof ZodError) return jsonError(400, describeZodError(error))
       const reference = randomUUID().slice(0, 8)
-      console.error(`[${reference}] ${request.method} ${new URL(request.url).pathname} failed:`, error)
+      const path = request.url ? new URL(request.url, 'http://localhost').pathname : ''
+      console.error(`[${reference}] ${request.method} ${path} failed:`, error)
       return jsonError(500, `Internal server error (reference ${reference})`)
     }
   }

@@ -42,7 +42,7 @@ export const Pages: CollectionConfig = {
     {
       type: 'tabs',
       tabs: [
-        { label: 'Layout', fields: [{ name: 'layout', type: 'blocks', blocks: pageBlocks, required: true, minRows: 1 }] },
+        { label: 'Layout', fields: [{ name: 'layout', type: 'blocks', blocks: pageBlocks }] },
         seoTab,
       ],
     },

@@ -1,6 +1,7 @@
 import type { GlobalConfig } from 'payload'
 
 import { anyone, isAdmin } from '@/access'
+import { TENANT_NAME } from '@/fields/patterns'
 import { purgeAllPages } from '@/utilities/revalidate'
 
 export const AI_TASK_NAMES = [
@@ -12,8 +13,6 @@ export const AI_TASK_NAMES = [
   'search-keywords',
   'citizen-answer',
 ] as const
-
-const TENANT_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',
@@ -44,7 +43,7 @@ export const SiteSettings: GlobalConfig = {
           type: 'text',
           required: true,
           validate: (value: string | null | undefined) =>
-            value && TENANT_PATTERN.test(value) ? true : 'Letters, digits, - and _ only',
+            value && TENANT_NAME.test(value) ? true : 'Letters, digits, - and _ only',
         },
         {
           type: 'row',

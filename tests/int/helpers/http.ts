@@ -3,13 +3,26 @@ import type { AddressInfo } from 'node:net'
 
 import { handleEndpoints, type SanitizedConfig } from 'payload'
 
-export type RouteHandler = (request: Request) => Promise<Response>
+// `never` so a handler typed for its own params (e.g. `{ id: string }`) fits; the matcher supplies them.
+export type RouteHandler = (request: Request, context: { params: Promise<never> }) => Promise<Response>
+
+/** `/api/layers/:id/features` → a matcher that returns the params, as Next.js passes them. */
+function matcher(pattern: string) {
+  const names: string[] = []
+  const source = pattern.replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'))
+  const regex = new RegExp(`^${source}$`)
+  return (pathname: string) => {
+    const match = regex.exec(pathname)
+    return match ? Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1])])) : undefined
+  }
+}
 
 /**
  * A real HTTP server for integration tests: the app's own route handlers where a path matches,
  * Payload's REST API (the handler Next.js mounts at /api) for everything else.
  */
 export async function startHttpServer(config: SanitizedConfig, routes: Record<string, RouteHandler> = {}) {
+  const table = Object.entries(routes).map(([pattern, handler]) => ({ match: matcher(pattern), handler }))
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? '/', 'http://127.0.0.1')
@@ -24,8 +37,10 @@ export async function startHttpServer(config: SanitizedConfig, routes: Record<st
         headers,
         body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
       })
-      const route = Object.entries(routes).find(([path]) => url.pathname === path)?.[1]
-      const response = route ? await route(request) : await handleEndpoints({ config, path: url.pathname, request })
+      const route = table.map(({ match, handler }) => ({ params: match(url.pathname), handler })).find(({ params }) => params)
+      const response = route
+        ? await route.handler(request, { params: Promise.resolve(route.params) as Promise<never> })
+        : await handleEndpoints({ config, path: url.pathname, request })
       const responseHeaders: Record<string, string | string[]> = Object.fromEntries(response.headers)
       const cookies = response.headers.getSetCookie()
       if (cookies.length > 0) responseHeaders['set-cookie'] = cookies

@@ -73,7 +73,8 @@ const resources: Resource[] = [
 ]
 
 // Who may do what: the access rules of the design brief, one row per collection.
-const staffOnlyWrites = { create: ['editor', 'admin'], update: ['editor', 'admin'], delete: ['editor', 'admin'] }
+const staff: Caller[] = ['editor', 'admin']
+const staffOnlyWrites = { create: staff, update: staff, delete: staff }
 const expected: Record<string, Partial<Record<Operation, Caller[]>>> = {
   pages: { ...staffOnlyWrites, read: callers, 'read-draft': ['viewer', 'editor', 'admin'], publish: ['editor', 'admin'] },
   posts: { ...staffOnlyWrites, read: callers, 'read-draft': ['viewer', 'editor', 'admin'], publish: ['editor', 'admin'] },

@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build of the dashboard: dependencies → production build → slim non-root runtime
+# that runs Next's standalone server. Migrations are a separate step that uses the `build`
+# stage (it has the Payload CLI): `docker compose run --rm migrate`, or the compose file's
+# `migrate` service, which the app waits for.
+
+FROM node:22-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY . .
+# Build-time placeholders only: the real values come from the runtime environment. Pages that
+# read the database at build time tolerate its absence and are revalidated at run time.
+ENV NEXT_TELEMETRY_DISABLED=1 \
+    APP_SECRET=build-time-placeholder-secret-not-used-at-runtime \
+    DATABASE_URI=file:/tmp/build.db \
+    PUBLIC_SERVER_URL=http://localhost:3000
+RUN npm run build
+
+FROM node:22-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    HOSTNAME=0.0.0.0 \
+    MEDIA_DIR=/app/media
+# The standalone server plus what it does not trace: static assets and public files.
+COPY --from=build --chown=node:node /app/.next/standalone ./
+COPY --from=build --chown=node:node /app/.next/static ./.next/static
+COPY --from=build --chown=node:node /app/public ./public
+RUN mkdir -p /app/media /app/data && chown node:node /app/media /app/data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \
+  CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "server.js"]

@@ -1,0 +1,39 @@
+export {
+  API_KEY_PREFIX,
+  createGatewayClient,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_WAIT_MS,
+  DEFAULT_RETRY_DELAY_MS,
+  DEFAULT_TIMEOUT_MS,
+  FREE_DEFAULT_MODEL,
+  GatewayClient,
+  generateTextRequestSchema,
+  type GatewayConfig,
+  type GenerateTextRequest,
+  type GenerationResult,
+  type GenerationUsage,
+  type KeyInfo,
+  type ModelInfo,
+} from './client'
+export {
+  AllModelsFailedError,
+  classifyStatus,
+  DAILY_CAP_MARKER,
+  GatewayError,
+  isDailyCap,
+  redactKeys,
+  type GatewayErrorCode,
+  type ModelFailure,
+} from './errors'
+export {
+  AI_DISABLED_MESSAGE,
+  describeFailure,
+  failureMessage,
+  generateWithFallbackMode,
+  MANUAL_ENTRY_MESSAGE,
+  manualResult,
+  type FallbackModeResult,
+  type FallbackModeSettings,
+} from './fallback-mode'
+export { parseRetryAfter } from './retry-after'

@@ -1,0 +1,121 @@
+import { z } from 'zod'
+
+import { ALERT_LEVELS } from './levels'
+
+/**
+ * Threshold alert rules, as editors write them.
+ *
+ * | operator              | value                         | valueTo        | fires when the attribute…                          |
+ * |-----------------------|-------------------------------|----------------|----------------------------------------------------|
+ * | `>` `>=` `<` `<=`     | number                        | –              | is a number and compares true                      |
+ * | `==` `!=`             | number or string              | –              | equals / differs (numbers numerically, else text)  |
+ * | `between`             | number (low)                  | number (high)  | is a number with low ≤ x ≤ high                    |
+ * | `outside`             | number (low)                  | number (high)  | is a number with x < low or x > high               |
+ * | `contains`            | non-empty string              | –              | is text containing it, or a list holding it (case-insensitive) |
+ * | `missing`             | –                             | –              | is absent, null, empty text or a non-finite number |
+ * | `stale`               | minutes (> 0)                 | –              | was observed longer ago than that                  |
+ *
+ * Fields an operator does not use are dropped on parse, so a form that hides them may leave them set.
+ */
+
+export const ALERT_OPERATORS = [
+  '>',
+  '>=',
+  '<',
+  '<=',
+  '==',
+  '!=',
+  'between',
+  'outside',
+  'contains',
+  'missing',
+  'stale',
+] as const
+
+export type AlertOperator = (typeof ALERT_OPERATORS)[number]
+
+export const NUMERIC_OPERATORS = ['>', '>=', '<', '<=', 'between', 'outside'] as const satisfies readonly AlertOperator[]
+
+export const MAX_MESSAGE_LENGTH = 200
+export const MAX_ATTRIBUTE_LENGTH = 256
+
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/
+
+const plainText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(max, `must be at most ${max} characters`)
+    .refine((text) => !CONTROL_CHARACTERS.test(text), 'must not contain control characters')
+
+const finiteNumber = z.number().refine(Number.isFinite, 'must be a finite number')
+
+export const alertRuleSchema = z
+  .object({
+    attribute: plainText(MAX_ATTRIBUTE_LENGTH),
+    operator: z.enum(ALERT_OPERATORS),
+    value: z.union([finiteNumber, z.string().max(MAX_MESSAGE_LENGTH)]).nullish(),
+    valueTo: finiteNumber.nullish(),
+    level: z.enum(ALERT_LEVELS),
+    message: plainText(MAX_MESSAGE_LENGTH),
+  })
+  .superRefine((rule, ctx) => {
+    const issue = (path: 'value' | 'valueTo', message: string) => ctx.addIssue({ code: 'custom', path: [path], message })
+    const { operator, value, valueTo } = rule
+    switch (operator) {
+      case '>':
+      case '>=':
+      case '<':
+      case '<=':
+        if (typeof value !== 'number') issue('value', `a number is required for "${operator}"`)
+        break
+      case '==':
+      case '!=':
+        if (value === undefined || value === null) issue('value', `a number or text is required for "${operator}"`)
+        break
+      case 'between':
+      case 'outside':
+        if (typeof value !== 'number') issue('value', `a lower bound is required for "${operator}"`)
+        if (typeof valueTo !== 'number') issue('valueTo', `an upper bound is required for "${operator}"`)
+        if (typeof value === 'number' && typeof valueTo === 'number' && value > valueTo) {
+          issue('valueTo', 'must not be below the lower bound')
+        }
+        break
+      case 'contains':
+        if (typeof value !== 'string' || value.trim() === '') issue('value', 'text is required for "contains"')
+        break
+      case 'stale':
+        if (typeof value !== 'number' || value <= 0) issue('value', 'a number of minutes above 0 is required for "stale"')
+        break
+      case 'missing':
+        break
+    }
+  })
+  .transform((rule): AlertRule => {
+    const { attribute, operator, level, message } = rule
+    const base = { attribute, operator, level, message }
+    switch (operator) {
+      case 'between':
+      case 'outside':
+        return { ...base, value: rule.value as number, valueTo: rule.valueTo as number }
+      case 'missing':
+        return base
+      case 'contains':
+        return { ...base, value: (rule.value as string).trim() }
+      default:
+        return { ...base, value: rule.value as number | string }
+    }
+  })
+
+/** A validated rule. Evaluation tolerates hand-built rules too: a rule missing what its operator needs never fires. */
+export type AlertRule = {
+  attribute: string
+  operator: AlertOperator
+  value?: number | string
+  valueTo?: number
+  level: (typeof ALERT_LEVELS)[number]
+  message: string
+}
+
+export const alertRulesSchema = z.array(alertRuleSchema).max(100, 'at most 100 rules')

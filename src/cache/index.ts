@@ -1,0 +1,29 @@
+import { createMemoryCache } from './memory'
+import { createRedisCache } from './redis'
+import type { Cache, CacheLogger } from './types'
+
+export { createMemoryCache, type MemoryCacheOptions } from './memory'
+export { createRedisCache, decodeEntry, encodeEntry, type RedisCacheOptions } from './redis'
+export { closeRedisClient, createRedisClient, whenReady, type RedisClientOptions } from './redisClient'
+export { createSwrCache, type SwrCache, type SwrCodec, type SwrOptions, type SwrResult, type SwrState } from './swr'
+export type { Cache, CacheEntry, CacheLock, CacheLogger, JsonValue } from './types'
+
+export type CacheFromEnvOptions = {
+  /** REDIS_URL: Redis when set (non-empty), the in-process LRU otherwise. */
+  redisUrl?: string
+  keyPrefix?: string
+  maxEntries?: number
+  maxBytes?: number
+  logger?: CacheLogger
+}
+
+export const DEFAULT_KEY_PREFIX = 'citydash:cache:'
+
+/** The cache this deployment should use: shared Redis across replicas when configured, else memory. */
+export function createCacheFromEnv(options: CacheFromEnvOptions = {}): Cache {
+  const redisUrl = options.redisUrl?.trim()
+  if (redisUrl) {
+    return createRedisCache({ url: redisUrl, keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX, logger: options.logger })
+  }
+  return createMemoryCache({ maxEntries: options.maxEntries ?? 1_000, maxBytes: options.maxBytes ?? 32 * 1024 * 1024 })
+}

@@ -1,0 +1,248 @@
+import { describeError, type Cache, type CacheEntry, type CacheLogger } from './types'
+
+/**
+ * Stale-while-revalidate over any `Cache`.
+ *
+ * Age of an entry = now − storedAt:
+ *
+ *   0 ─── fresh ───▶ freshSeconds ─── stale ───▶ +staleSeconds ─── last good ───▶ keepSeconds (store TTL)
+ *
+ * - fresh: returned as is.
+ * - stale: returned at once; one background refresh starts (one per key per process, and across
+ *   replicas only the one holding the store lock refreshes).
+ * - older, or absent: loaded now. Concurrent callers for the same key share one loader call; across
+ *   replicas the lock holder loads while the others poll the store briefly for its result, then
+ *   load themselves if nothing came. If loading fails and a last-good value is still kept, that value
+ *   is returned with state 'stale-error' and the error; otherwise the error is thrown.
+ */
+
+export type SwrState = 'fresh' | 'stale' | 'miss' | 'stale-error'
+
+export type SwrResult<V> = {
+  value: V
+  state: SwrState
+  /** When the value was loaded (ms since the epoch, by the `now` clock). */
+  storedAt: number
+  ageSeconds: number
+  /** The loader's error, for 'stale-error'. */
+  error?: unknown
+}
+
+export type SwrCodec<V> = {
+  encode(value: V): Buffer | string
+  decode(raw: Buffer | string): V
+}
+
+export type SwrOptions<V> = {
+  cache: Cache
+  freshSeconds: number
+  staleSeconds: number
+  /** How long a last-good value is kept to answer loader failures; at least fresh + stale (the default). */
+  keepSeconds?: number
+  /** Clock in ms; Date.now by default. */
+  now?: () => number
+  /** Serialisation of values; JSON by default (an undefined value is stored as null). */
+  codec?: SwrCodec<V>
+  /** How long the cross-replica refresh lock lives; longer than a normal load. Default 10 s. */
+  lockTtlMs?: number
+  /** How long a replica that lost the lock waits for the winner's value before loading itself. Default 2 s. */
+  waitForPeerMs?: number
+  pollIntervalMs?: number
+  /**
+   * After a failed load, the loader is not called again for this key for that long: callers get the
+   * last-good value ('stale-error') or the same error. 0 (the default) retries on the next request.
+   */
+  errorCooldownSeconds?: number
+  logger?: CacheLogger
+}
+
+export type SwrCache<V> = {
+  getOrLoad(key: string, loader: () => Promise<V>): Promise<SwrResult<V>>
+  /** Resolves when no load or background refresh is running (tests, graceful shutdown). */
+  idle(): Promise<void>
+}
+
+type Loaded<V> = { value: V; storedAt: number }
+
+const jsonCodec: SwrCodec<unknown> = {
+  encode: (value) => JSON.stringify(value) ?? 'null',
+  decode: (raw) => JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')) as unknown,
+}
+
+const MAX_FAILURE_RECORDS = 1_000
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
+  const { cache, freshSeconds, staleSeconds } = options
+  if (!(freshSeconds >= 0) || !(staleSeconds >= 0)) throw new Error('freshSeconds and staleSeconds must be ≥ 0')
+  const keepSeconds = options.keepSeconds ?? freshSeconds + staleSeconds
+  if (!(keepSeconds >= freshSeconds + staleSeconds) || !(keepSeconds > 0)) {
+    throw new Error('keepSeconds must be > 0 and at least freshSeconds + staleSeconds')
+  }
+  const now = options.now ?? Date.now
+  const codec = (options.codec ?? jsonCodec) as SwrCodec<V>
+  const lockTtlMs = options.lockTtlMs ?? 10_000
+  const waitForPeerMs = options.waitForPeerMs ?? 2_000
+  const pollIntervalMs = options.pollIntervalMs ?? 50
+  const cooldownMs = (options.errorCooldownSeconds ?? 0) * 1000
+  const logger = options.logger ?? console
+
+  const inFlight = new Map<string, Promise<Loaded<V> | undefined>>()
+  const failures = new Map<string, { error: unknown; until: number }>()
+  let refreshFailing = false
+
+  async function read(key: string): Promise<Loaded<V> | undefined> {
+    const entry = await cache.get(key)
+    if (!entry) return undefined
+    try {
+      return { value: codec.decode(entry.value), storedAt: entry.storedAt }
+    } catch (error) {
+      logger.warn(`cache: undecodable entry treated as a miss (${describeError(error)})`)
+      return undefined
+    }
+  }
+
+  const ageMs = (loaded: Loaded<V>) => Math.max(0, now() - loaded.storedAt)
+  const isFresh = (loaded: Loaded<V>) => ageMs(loaded) < freshSeconds * 1000
+  const newer = (candidate: Loaded<V> | undefined, than: Loaded<V> | undefined): candidate is Loaded<V> =>
+    candidate !== undefined && (than === undefined || candidate.storedAt > than.storedAt)
+
+  const result = (loaded: Loaded<V>, state: SwrState, error?: unknown): SwrResult<V> => ({
+    value: loaded.value,
+    state,
+    storedAt: loaded.storedAt,
+    ageSeconds: Math.floor(ageMs(loaded) / 1000),
+    ...(state === 'stale-error' ? { error } : {}),
+  })
+
+  async function loadAndStore(key: string, loader: () => Promise<V>): Promise<Loaded<V>> {
+    const value = await loader()
+    const loaded = { value, storedAt: now() }
+    let encoded: Buffer | string | undefined
+    try {
+      encoded = codec.encode(value)
+    } catch (error) {
+      logger.warn(`cache: value for a key could not be encoded, not cached (${describeError(error)})`)
+    }
+    if (encoded !== undefined) {
+      const entry: CacheEntry = { value: encoded, storedAt: loaded.storedAt }
+      await cache.set(key, entry, keepSeconds)
+    }
+    failures.delete(key)
+    return loaded
+  }
+
+  /**
+   * Loads under the store lock. A background refresh that loses the lock leaves the work to its
+   * holder (undefined). A foreground load that loses it polls for the holder's result, takes the lock
+   * if the holder gives up, and after waitForPeerMs loads on its own.
+   */
+  async function load(key: string, loader: () => Promise<V>, previous: Loaded<V> | undefined, background: boolean) {
+    let lock = await cache.tryLock(key, lockTtlMs)
+    if (!lock) {
+      if (background) return undefined
+      const deadline = Date.now() + waitForPeerMs
+      while (!lock && Date.now() < deadline) {
+        await sleep(pollIntervalMs)
+        const current = await read(key)
+        if (newer(current, previous)) return current
+        lock = await cache.tryLock(key, lockTtlMs)
+      }
+    }
+    try {
+      if (lock) {
+        // Another replica may have stored a value between our read and taking the lock.
+        const current = await read(key)
+        if (newer(current, previous) && isFresh(current)) return current
+      }
+      return await loadAndStore(key, loader)
+    } catch (error) {
+      if (cooldownMs > 0) rememberFailure(key, error)
+      throw error
+    } finally {
+      await lock?.release()
+    }
+  }
+
+  /** One load per key at a time in this process: later callers join the running one. */
+  function shared(key: string, start: () => Promise<Loaded<V> | undefined>): Promise<Loaded<V> | undefined> {
+    const running = inFlight.get(key)
+    if (running) return running
+    const promise = start().finally(() => {
+      if (inFlight.get(key) === promise) inFlight.delete(key)
+    })
+    inFlight.set(key, promise)
+    return promise
+  }
+
+  /** Bounded: expired records go first, then the oldest, so unique failing keys cannot grow it without end. */
+  function rememberFailure(key: string, error: unknown) {
+    failures.delete(key)
+    failures.set(key, { error, until: now() + cooldownMs })
+    if (failures.size <= MAX_FAILURE_RECORDS) return
+    const time = now()
+    for (const [recorded, failure] of failures) if (failure.until <= time) failures.delete(recorded)
+    for (const recorded of failures.keys()) {
+      if (failures.size <= MAX_FAILURE_RECORDS) break
+      failures.delete(recorded)
+    }
+  }
+
+  function coolingDown(key: string): { error: unknown } | undefined {
+    const failure = failures.get(key)
+    if (!failure) return undefined
+    if (failure.until > now()) return failure
+    failures.delete(key)
+    return undefined
+  }
+
+  return {
+    async getOrLoad(key, loader) {
+      const cached = await read(key)
+      if (cached) {
+        const age = ageMs(cached)
+        if (age < freshSeconds * 1000) return result(cached, 'fresh')
+        if (age < (freshSeconds + staleSeconds) * 1000) {
+          if (!coolingDown(key)) {
+            shared(key, () => load(key, loader, cached, true)).then(
+              () => {
+                refreshFailing = false
+              },
+              (error: unknown) => {
+                // Logged once per run of failures: an outage upstream must not flood the log.
+                if (refreshFailing) return
+                refreshFailing = true
+                logger.warn(`cache: background refresh failed, serving stale (${describeError(error)})`)
+              },
+            )
+          }
+          return result(cached, 'stale')
+        }
+      }
+
+      const failure = coolingDown(key)
+      if (failure) {
+        if (cached) return result(cached, 'stale-error', failure.error)
+        throw failure.error
+      }
+
+      try {
+        const foreground = () => load(key, loader, cached, false)
+        // Joining a background refresh that left the work to another replica gives undefined: load now.
+        const loaded = (await shared(key, foreground)) ?? (await shared(key, foreground))
+        if (!loaded) throw new Error('cache: load produced no value')
+        return result(loaded, 'miss')
+      } catch (error) {
+        if (cached) return result(cached, 'stale-error', error)
+        throw error
+      }
+    },
+
+    async idle() {
+      while (inFlight.size > 0) {
+        await Promise.allSettled([...inFlight.values()])
+      }
+    },
+  }
+}

@@ -1,0 +1,219 @@
+import type { CollectionConfig, Field } from 'payload'
+
+import { isStaff, memberAdmin, publicOrMember } from '@/access'
+import { ALERT_LEVELS, ALERT_OPERATORS } from '@/alerts'
+import { comparisonOperators } from '@/ngsi'
+
+import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
+import { validateAgainstBroker } from './hooks/validateAgainstBroker'
+import { ATTRIBUTE_NAME, HEX_COLOUR, TENANT_NAME } from '@/fields/patterns'
+
+const matches =
+  (pattern: RegExp, message: string) =>
+  (value: unknown): true | string =>
+    value === null || value === undefined || value === '' || (typeof value === 'string' && pattern.test(value)) ? true : message
+
+const attributeNames = (value: unknown): true | string =>
+  value === null || value === undefined || (Array.isArray(value) && value.every((name) => typeof name === 'string' && ATTRIBUTE_NAME.test(name)))
+    ? true
+    : 'Attribute names: letters, digits and _ only, starting with a letter'
+
+const attributeField = (name: string, label: string): Field => ({
+  name,
+  label,
+  type: 'text',
+  required: true,
+  validate: matches(ATTRIBUTE_NAME, 'Letters, digits and _ only, starting with a letter'),
+})
+
+export const MapLayers: CollectionConfig = {
+  slug: 'map-layers',
+  labels: { singular: 'Map layer', plural: 'Map layers' },
+  access: {
+    admin: memberAdmin,
+    create: isStaff,
+    read: publicOrMember,
+    update: isStaff,
+    delete: isStaff,
+  },
+  admin: {
+    useAsTitle: 'name',
+    group: 'City data',
+    defaultColumns: ['name', 'entityType', 'public', 'refreshSeconds', 'updatedAt'],
+  },
+  endpoints: [brokerTypesEndpoint, brokerPreviewEndpoint],
+  hooks: { beforeChange: [validateAgainstBroker] },
+  fields: [
+    { name: 'name', type: 'text', required: true, maxLength: 80 },
+    { name: 'description', type: 'textarea', maxLength: 1000 },
+    {
+      name: 'public',
+      type: 'checkbox',
+      defaultValue: true,
+      admin: { description: 'Citizens may load this layer. Unticked layers are only visible to signed-in members.' },
+    },
+    {
+      name: 'entityType',
+      type: 'text',
+      required: true,
+      maxLength: 200,
+      validate: matches(/^[A-Za-z][\w.:/#-]*$/, 'An NGSI-LD entity type such as WeatherObserved'),
+      admin: { components: { Field: '@/collections/MapLayers/components/EntityTypeField#EntityTypeField' } },
+    },
+    {
+      name: 'attributes',
+      type: 'text',
+      hasMany: true,
+      required: true,
+      maxRows: 30,
+      validate: attributeNames,
+      admin: { description: 'Only these attributes leave the server (plus id, type, location and observation time).' },
+    },
+    {
+      name: 'popupAttributes',
+      type: 'text',
+      hasMany: true,
+      maxRows: 10,
+      validate: attributeNames,
+      admin: { description: 'Shown in the map popup, in this order; each must be one of the attributes above.' },
+    },
+    {
+      name: 'brokerPreview',
+      type: 'ui',
+      admin: { components: { Field: '@/collections/MapLayers/components/BrokerPreview#BrokerPreview' } },
+    },
+    {
+      name: 'source',
+      type: 'group',
+      fields: [
+        {
+          name: 'tenant',
+          type: 'text',
+          validate: matches(TENANT_NAME, 'Letters, digits, - and _ only'),
+          admin: { description: 'Fixes the layer to one city (tenant). Empty: the city the page shows.' },
+        },
+        {
+          name: 'contextUrl',
+          label: '@context URL',
+          type: 'text',
+          validate: matches(/^https?:\/\/\S+$/, 'An http(s) URL of a JSON-LD @context'),
+          admin: { description: 'Empty: the server default (NGSI_LD_CONTEXT_URL).' },
+        },
+        {
+          name: 'filters',
+          type: 'array',
+          maxRows: 10,
+          admin: { description: 'Only entities matching every row (sent to the broker as an escaped q query).' },
+          fields: [
+            {
+              type: 'row',
+              fields: [
+                attributeField('attribute', 'Attribute'),
+                {
+                  name: 'operator',
+                  type: 'select',
+                  required: true,
+                  defaultValue: '==',
+                  options: comparisonOperators.map((operator) => ({ label: operator, value: operator })),
+                },
+                { name: 'value', type: 'text', required: true, maxLength: 200 },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'style',
+      type: 'group',
+      fields: [
+        {
+          type: 'row',
+          fields: [
+            {
+              name: 'colour',
+              type: 'text',
+              defaultValue: '#0b5cad',
+              validate: matches(HEX_COLOUR, 'A hex colour such as #0b5cad'),
+            },
+            { name: 'radius', type: 'number', defaultValue: 6, min: 2, max: 30 },
+            {
+              name: 'icon',
+              type: 'select',
+              defaultValue: 'circle',
+              options: ['circle', 'square', 'triangle', 'star'].map((value) => ({ label: value, value })),
+            },
+          ],
+        },
+        {
+          name: 'colourBy',
+          type: 'select',
+          defaultValue: 'style',
+          options: [
+            { label: 'The colour above', value: 'style' },
+            { label: 'Alert level', value: 'alert' },
+          ],
+        },
+        {
+          name: 'cluster',
+          type: 'checkbox',
+          defaultValue: true,
+          admin: { description: 'Group nearby points when zoomed out (recommended above a few hundred entities).' },
+        },
+      ],
+    },
+    {
+      name: 'alertRules',
+      type: 'array',
+      maxRows: 20,
+      admin: { description: 'Plain rules, evaluated on the server for every entity: the highest level that fires wins.' },
+      fields: [
+        {
+          type: 'row',
+          fields: [
+            attributeField('attribute', 'Attribute'),
+            {
+              name: 'operator',
+              type: 'select',
+              required: true,
+              options: ALERT_OPERATORS.map((operator) => ({ label: operator, value: operator })),
+            },
+            { name: 'value', type: 'text', maxLength: 100 },
+            { name: 'valueTo', label: 'Up to', type: 'number' },
+            {
+              name: 'level',
+              type: 'select',
+              required: true,
+              defaultValue: 'warning',
+              options: ALERT_LEVELS.map((level) => ({ label: level, value: level })),
+            },
+          ],
+        },
+        { name: 'message', type: 'text', required: true, maxLength: 200 },
+      ],
+    },
+    {
+      type: 'row',
+      fields: [
+        {
+          name: 'refreshSeconds',
+          type: 'number',
+          required: true,
+          defaultValue: 60,
+          min: 10,
+          max: 86_400,
+          admin: { description: 'How often citizens’ maps refresh and the server re-reads the broker.' },
+        },
+        {
+          name: 'maxFeatures',
+          type: 'number',
+          required: true,
+          defaultValue: 50_000,
+          min: 1,
+          max: 100_000,
+          admin: { description: 'Read at most this many entities; beyond, the map says the layer is truncated.' },
+        },
+      ],
+    },
+  ],
+}

@@ -1,0 +1,75 @@
+import type { Endpoint, PayloadRequest } from 'payload'
+import { z } from 'zod'
+
+import { userIsStaff } from '@/access'
+import { ATTRIBUTE_NAME, TENANT_NAME } from '@/fields/patterns'
+import { NgsiError } from '@/ngsi'
+import { brokerClient } from '@/utilities/broker'
+import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+
+// Discovery for the admin layer editor. Staff only: it reveals what the broker holds.
+
+const tenantParam = z.string().regex(TENANT_NAME, 'tenant: letters, digits, - and _ only').optional()
+const typesQuery = z.object({ tenant: tenantParam })
+const previewQuery = z.object({
+  tenant: tenantParam,
+  type: z.string().min(1).max(200).regex(/^[A-Za-z][\w.:/#-]*$/, 'type: an NGSI-LD entity type'),
+  attrs: z
+    .string()
+    .max(2000)
+    .optional()
+    .transform((value) => (value ? value.split(',').filter(Boolean) : []))
+    .pipe(z.array(z.string().regex(ATTRIBUTE_NAME, 'attrs: attribute names only')).max(30)),
+})
+
+function requireStaff(req: PayloadRequest) {
+  if (!req.user) throw new HttpError(401, 'Sign in to use the broker discovery')
+  if (!userIsStaff(req.user)) throw new HttpError(403, 'Only editors and admins may use the broker discovery')
+}
+
+/** Broker failures become 4xx/502 answers the editor can act on, never a 500. */
+function brokerFailure(error: unknown): never {
+  if (!(error instanceof NgsiError)) throw error
+  if (error.kind === 'unknown-tenant') throw new HttpError(404, `The broker has no such tenant: ${error.message}`)
+  if (error.kind === 'not-found') throw new HttpError(404, `The broker has no such type: ${error.message}`)
+  throw new HttpError(502, `The broker did not answer properly: ${error.message}`)
+}
+
+const paramsOf = (req: PayloadRequest) => Object.fromEntries(req.searchParams ?? new URLSearchParams())
+
+export const brokerTypesEndpoint: Endpoint = {
+  path: '/broker/types',
+  method: 'get',
+  handler: withErrorHandling(async (req: PayloadRequest) => {
+    requireStaff(req)
+    const { tenant } = typesQuery.parse(paramsOf(req))
+    const types = await brokerClient().listTypes({ tenant }).catch(brokerFailure)
+    return Response.json({ types: [...types].sort() }, { headers: { 'Cache-Control': 'no-store' } })
+  }),
+}
+
+/** Count, attributes and a sample row of a type: what the editor needs to pick attributes. */
+export const brokerPreviewEndpoint: Endpoint = {
+  path: '/broker/preview',
+  method: 'get',
+  handler: withErrorHandling(async (req: PayloadRequest) => {
+    requireStaff(req)
+    const { tenant, type, attrs } = previewQuery.parse(paramsOf(req))
+    const client = brokerClient()
+    const [details, sample] = await Promise.all([
+      client.getType(type, { tenant }),
+      client.queryEntities({ type, limit: 1 }, { tenant }),
+    ]).catch(brokerFailure)
+    const offered = new Set(details.attributes)
+    return Response.json(
+      {
+        type,
+        count: details.entityCount ?? sample.total ?? null,
+        attributes: [...details.attributes].sort(),
+        unknownAttributes: attrs.filter((name) => !offered.has(name)),
+        sample: sample.entities[0] ?? null,
+      },
+      { headers: { 'Cache-Control': 'no-store' } },
+    )
+  }),
+}

@@ -1,0 +1,62 @@
+import { type CollectionBeforeChangeHook, ValidationError } from 'payload'
+
+import { NgsiError } from '@/ngsi'
+import { brokerClient } from '@/utilities/broker'
+
+type FieldError = { path: string; message: string }
+
+interface LayerDraft {
+  entityType?: string
+  attributes?: string[] | null
+  popupAttributes?: string[] | null
+  alertRules?: { attribute?: string }[] | null
+  source?: { tenant?: string | null; contextUrl?: string | null } | null
+}
+
+/** Popup and alert attributes must be among the layer's attributes: nothing else leaves the server. */
+function crossFieldErrors(layer: LayerDraft): FieldError[] {
+  const known = new Set(layer.attributes ?? [])
+  const errors: FieldError[] = []
+  for (const name of layer.popupAttributes ?? []) {
+    if (!known.has(name)) errors.push({ path: 'popupAttributes', message: `"${name}" is not one of the layer's attributes` })
+  }
+  layer.alertRules?.forEach((rule, index) => {
+    if (rule.attribute && !known.has(rule.attribute)) {
+      errors.push({ path: `alertRules.${index}.attribute`, message: `"${rule.attribute}" is not one of the layer's attributes` })
+    }
+  })
+  return errors
+}
+
+/**
+ * The broker is the authority on which attributes exist. When it cannot be reached the layer is
+ * still saved (editors must not be blocked by an outage); the admin preview shows the problem.
+ */
+async function brokerErrors(layer: LayerDraft): Promise<FieldError[]> {
+  if (!layer.entityType) return []
+  const options = { tenant: layer.source?.tenant || undefined, contextUrl: layer.source?.contextUrl || undefined }
+  try {
+    const type = await brokerClient().getType(layer.entityType, options)
+    const offered = new Set(type.attributes)
+    const unknown = (layer.attributes ?? []).filter((name) => !offered.has(name))
+    return unknown.length === 0
+      ? []
+      : [{ path: 'attributes', message: `The broker has no ${unknown.map((name) => `"${name}"`).join(', ')} on ${layer.entityType}` }]
+  } catch (error) {
+    if (error instanceof NgsiError && error.kind === 'not-found') {
+      return [{ path: 'entityType', message: `The broker has no entities of type "${layer.entityType}"` }]
+    }
+    if (error instanceof NgsiError && error.kind === 'unknown-tenant') {
+      return [{ path: 'source.tenant', message: `The broker has no tenant "${layer.source?.tenant}"` }]
+    }
+    return []
+  }
+}
+
+export const validateAgainstBroker: CollectionBeforeChangeHook = async ({ data, originalDoc, req }) => {
+  const layer = { ...originalDoc, ...data } as LayerDraft
+  const errors = crossFieldErrors(layer)
+  if (errors.length === 0) errors.push(...(await brokerErrors(layer)))
+  if (errors.length > 0) throw new ValidationError({ collection: 'map-layers', errors }, req.t)
+  return data
+}

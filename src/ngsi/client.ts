@@ -1,0 +1,160 @@
+// The NGSI-LD client the server uses: configuration, URLs, and the public operations wired
+// to paging, normalisation, temporal and discovery. No Next or Payload imports: testable alone.
+
+import { parseAttributeList, parseTypeInfo, parseTypeList, type TypeInfo } from './discovery'
+import { NgsiError } from './errors'
+import { entityQueryParams, type EntityQuery } from './filters'
+import { encode, getJson, parseLinkHeader, queryString, type CallOptions, type HttpConfig, type JsonResponse } from './http'
+import { normalizeEntity, type NormalizedEntity } from './normalize'
+import { collectPages, type Page } from './paging'
+import { probeBroker, type ProbeResult } from './probe'
+import { fetchTemporal, type TemporalQuery, type TemporalSeries } from './temporal'
+
+export const DEFAULT_CONTEXT_URL = 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld'
+/** The largest page any of Orion-LD, Scorpio and Stellio accepts. */
+const BROKER_MAX_PAGE_SIZE = 1000
+
+export interface NgsiClientOptions {
+  /** Broker root, e.g. http://orion:1026 (a trailing /ngsi-ld/v1 is accepted too). */
+  brokerUrl: string
+  /** Temporal API root when it is a separate service (Mintaka next to Orion-LD). */
+  temporalUrl?: string
+  tenant?: string
+  contextUrl?: string
+  authToken?: string
+  /** Entities per request (default 100), clamped to 1..1000; halved when the broker refuses it. */
+  maxPageSize?: number
+  /** Parallel page requests when paging by offset (default 4). */
+  pageConcurrency?: number
+  /** Most entities one query returns (default 50,000); beyond that the result is `truncated`. */
+  maxEntities?: number
+  timeoutMs?: number
+  retries?: number
+  /** Timeout of each probeVersion request (default 1500 ms). */
+  probeTimeoutMs?: number
+  fetch?: typeof fetch
+}
+
+export interface QueryResult {
+  entities: NormalizedEntity[]
+  /** NGSILD-Results-Count, when the broker sent it. */
+  total?: number
+  truncated: boolean
+}
+
+export interface NgsiClient {
+  queryEntities(query: EntityQuery, opts?: CallOptions): Promise<QueryResult>
+  getEntity(id: string, opts?: CallOptions): Promise<NormalizedEntity>
+  temporal(id: string, query: TemporalQuery, opts?: CallOptions): Promise<TemporalSeries>
+  listTypes(opts?: CallOptions): Promise<string[]>
+  getType(type: string, opts?: CallOptions): Promise<TypeInfo>
+  listAttributes(opts?: CallOptions): Promise<string[]>
+  probeVersion(): Promise<ProbeResult>
+}
+
+const API_PREFIX = '/ngsi-ld/v1'
+
+/** Root (for health endpoints) and API base of a configured URL. */
+function baseUrls(url: string, name: string): { root: string; api: string } {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new NgsiError('bad-request', `${name} is not a valid URL`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new NgsiError('bad-request', `${name} must be an http(s) URL`)
+  const trimmed = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '')
+  const root = trimmed.endsWith(API_PREFIX) ? trimmed.slice(0, -API_PREFIX.length) : trimmed
+  return { root, api: `${root}${API_PREFIX}` }
+}
+
+const clamp = (value: number | undefined, fallback: number, min: number, max: number) =>
+  Math.min(max, Math.max(min, Math.floor(Number.isFinite(value) ? (value as number) : fallback)))
+
+function resultsCount(header: string | null): number | undefined {
+  return header !== null && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined
+}
+
+function checkedId(id: string): string {
+  if (typeof id !== 'string' || !/^\S{1,2048}$/.test(id)) throw new NgsiError('bad-request', 'An entity id must be a non-empty string without spaces')
+  return id
+}
+
+/** A list answer as a page: entities, count and the next link, which must stay on the broker's origin. */
+function toPage(response: JsonResponse): Page {
+  const { body } = response
+  const items = Array.isArray(body) ? body : (body as { features?: unknown } | null)?.features
+  if (!Array.isArray(items)) throw new NgsiError('invalid-response', 'The broker answered an entity query with something other than a list')
+  const page: Page = { items, total: resultsCount(response.headers.get('NGSILD-Results-Count')) }
+  const link = parseLinkHeader(response.headers.get('Link')).find((candidate) => candidate.rel === 'next')
+  if (link) {
+    const next = new URL(link.url, response.url)
+    // Never send the token elsewhere because a header said so.
+    if (next.origin !== new URL(response.url).origin) throw new NgsiError('invalid-response', 'The broker sent a next-page link to another host')
+    page.next = next.href
+  }
+  return page
+}
+
+export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
+  const broker = baseUrls(options.brokerUrl, 'brokerUrl')
+  const temporalApi = options.temporalUrl ? baseUrls(options.temporalUrl, 'temporalUrl').api : broker.api
+  const fetchImpl = options.fetch ?? globalThis.fetch
+  const http: HttpConfig = {
+    fetch: (input, init) => fetchImpl(input, init),
+    contextUrl: options.contextUrl ?? DEFAULT_CONTEXT_URL,
+    tenant: options.tenant,
+    authToken: options.authToken,
+    timeoutMs: clamp(options.timeoutMs, 10_000, 1, 600_000),
+    retries: clamp(options.retries, 2, 0, 10),
+  }
+  const maxPageSize = clamp(options.maxPageSize, 100, 1, BROKER_MAX_PAGE_SIZE)
+  const pageConcurrency = clamp(options.pageConcurrency, 4, 1, 32)
+  const maxEntities = clamp(options.maxEntities, 50_000, 1, 10_000_000)
+  const probeTimeoutMs = clamp(options.probeTimeoutMs, 1500, 1, 60_000)
+
+  const get = (url: string, opts: CallOptions = {}) => getJson(http, url, opts)
+
+  return {
+    async queryEntities(query, opts = {}) {
+      const params = entityQueryParams(query)
+      const endpoint = `${broker.api}/entities`
+      const collected = await collectPages({
+        pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
+        load: async (url, signal) => toPage(await get(url, { ...opts, signal })),
+        cap: Math.min(query.limit ?? Infinity, maxEntities),
+        pageSize: maxPageSize,
+        concurrency: pageConcurrency,
+        signal: opts.signal,
+      })
+      return { entities: collected.items.map((item) => normalizeEntity(item)), total: collected.total, truncated: collected.truncated }
+    },
+
+    async getEntity(id, opts = {}) {
+      const response = await get(`${broker.api}/entities/${encode(checkedId(id))}`, opts)
+      return normalizeEntity(response.body)
+    },
+
+    async temporal(id, query, opts = {}) {
+      const url = `${temporalApi}/temporal/entities/${encode(checkedId(id))}`
+      return fetchTemporal((params) => get(url + queryString(params), opts), query, { id })
+    },
+
+    async listTypes(opts = {}) {
+      return parseTypeList((await get(`${broker.api}/types`, opts)).body)
+    },
+
+    async getType(type, opts = {}) {
+      if (typeof type !== 'string' || !/^\S{1,256}$/.test(type)) throw new NgsiError('bad-request', 'An entity type must be a non-empty string without spaces')
+      return parseTypeInfo((await get(`${broker.api}/types/${encode(type)}`, opts)).body, type)
+    },
+
+    async listAttributes(opts = {}) {
+      return parseAttributeList((await get(`${broker.api}/attributes`, opts)).body)
+    },
+
+    probeVersion() {
+      return probeBroker({ fetch: http.fetch, rootUrl: broker.root, authToken: options.authToken, timeoutMs: probeTimeoutMs })
+    },
+  }
+}

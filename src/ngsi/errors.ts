@@ -1,0 +1,102 @@
+// One error type for everything that can go wrong talking to a broker, classified from
+// RFC 7807 ProblemDetails the way Orion-LD, Scorpio and Stellio actually spell them.
+
+export type NgsiErrorKind =
+  | 'bad-request'
+  | 'not-found'
+  | 'unknown-tenant'
+  | 'too-many-results'
+  | 'not-supported'
+  | 'context-unavailable'
+  | 'unavailable'
+  | 'timeout'
+  | 'network'
+  | 'invalid-response'
+  | 'forbidden'
+  | 'unauthorized'
+
+export interface NgsiErrorDetails {
+  status?: number
+  problemType?: string
+  detail?: string
+  cause?: unknown
+}
+
+export class NgsiError extends Error {
+  readonly kind: NgsiErrorKind
+  readonly status?: number
+  readonly problemType?: string
+  readonly detail?: string
+
+  constructor(kind: NgsiErrorKind, message: string, details: NgsiErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    this.name = 'NgsiError'
+    this.kind = kind
+    this.status = details.status
+    this.problemType = details.problemType
+    this.detail = details.detail
+  }
+}
+
+interface Problem {
+  type?: string
+  title?: string
+  detail?: string
+}
+
+/** Reads a ProblemDetails body; anything else (HTML from a proxy, empty, truncated) gives {}. */
+export function parseProblem(bodyText: string, contentType: string | null): Problem {
+  if (!bodyText.trim() || !/json/i.test(contentType ?? 'json')) return {}
+  try {
+    const body: unknown = JSON.parse(bodyText)
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return {}
+    const text = (key: string) => {
+      const value = (body as Record<string, unknown>)[key]
+      return typeof value === 'string' && value.trim() ? value.trim() : undefined
+    }
+    return { type: text('type'), title: text('title'), detail: text('detail') }
+  } catch {
+    return {}
+  }
+}
+
+/** `https://uri.etsi.org/ngsi-ld/errors/TooManyResults`, ` TooManyResults ` → `TooManyResults`. */
+function problemName(type: string | undefined): string {
+  return type?.split(/[/#]/).pop()?.trim() ?? ''
+}
+
+function classify(status: number, problem: Problem): NgsiErrorKind {
+  const name = problemName(problem.type)
+  const words = `${problem.title ?? ''} ${problem.detail ?? ''}`
+  if (status === 404 && /tenant/i.test(name)) return 'unknown-tenant'
+  if (/TooManyResults/i.test(name) || /TooManyResults/i.test(problem.title ?? '')) return 'too-many-results'
+  // Orion-LD answers a limit above its maximum with 400 BadRequestData naming the parameter.
+  if (status === 400 && /BadRequestData/i.test(name) && /\blimit\b/i.test(words)) return 'too-many-results'
+  if (/LdContextNotAvailable/i.test(name)) return 'context-unavailable'
+  if (status === 501 || /OperationNotSupported/i.test(name)) return 'not-supported'
+  if (status === 401) return 'unauthorized'
+  if (status === 403) return 'forbidden'
+  if (status === 404) return 'not-found'
+  if (status === 408 || status === 504) return 'timeout'
+  if (status >= 500) return 'unavailable'
+  return 'bad-request'
+}
+
+/** The error for a non-2xx answer. */
+export function errorFromResponse(status: number, statusText: string, bodyText: string, contentType: string | null): NgsiError {
+  const problem = parseProblem(bodyText, contentType)
+  const statusLine = `${status} ${statusText}`.trim()
+  const summary = [problem.title, problem.detail].filter(Boolean).join(': ')
+  return new NgsiError(classify(status, problem), `Broker answered ${statusLine}${summary ? ` — ${summary}` : ''}`, {
+    status,
+    problemType: problem.type,
+    detail: problem.detail,
+  })
+}
+
+/** Network failures and 5xx (except 501, which will not change) are worth another try. */
+export function isRetryable(error: unknown): boolean {
+  if (!(error instanceof NgsiError)) return false
+  if (error.kind === 'network') return true
+  return error.status !== undefined && error.status >= 500 && error.status !== 501 && error.kind !== 'context-unavailable'
+}

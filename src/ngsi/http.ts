@@ -1,0 +1,134 @@
+// The single way requests reach the broker: NGSI-LD headers, percent-encoding, a timeout
+// on every attempt and retries with backoff for failures that may heal (network, 5xx).
+
+import pRetry, { AbortError } from 'p-retry'
+
+import { errorFromResponse, isRetryable, NgsiError } from './errors'
+
+export const JSON_LD_CONTEXT_REL = 'http://www.w3.org/ns/json-ld#context'
+
+export interface HttpConfig {
+  fetch: typeof fetch
+  contextUrl: string
+  tenant?: string
+  authToken?: string
+  timeoutMs: number
+  retries: number
+}
+
+/** Per-call overrides every public client method accepts. */
+export interface CallOptions {
+  signal?: AbortSignal
+  tenant?: string
+  contextUrl?: string
+}
+
+export interface JsonResponse {
+  status: number
+  headers: Headers
+  body: unknown
+  url: string
+}
+
+/** encodeURIComponent leaves !'()* alone; brokers and proxies disagree about those, so encode them too. */
+export function encode(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+}
+
+/** A query string with every key and value encoded; list values keep their separating commas. */
+export function queryString(params: Record<string, string | number | boolean | string[] | undefined>): string {
+  const parts: string[] = []
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue
+    const text = Array.isArray(value) ? value.map(encode).join(',') : encode(String(value))
+    parts.push(`${encode(key)}=${text}`)
+  }
+  return parts.length ? `?${parts.join('&')}` : ''
+}
+
+const TENANT = /^[A-Za-z0-9_.:/-]{1,256}$/
+
+export function requestHeaders(config: HttpConfig, call: CallOptions = {}): Record<string, string> {
+  const contextUrl = call.contextUrl ?? config.contextUrl
+  if (!/^https?:\/\/[^\s<>"]+$/.test(contextUrl)) throw new NgsiError('bad-request', `Invalid @context URL '${contextUrl}'`)
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    Link: `<${contextUrl}>; rel="${JSON_LD_CONTEXT_REL}"; type="application/ld+json"`,
+  }
+  const tenant = (call.tenant ?? config.tenant)?.trim()
+  if (tenant) {
+    if (!TENANT.test(tenant)) throw new NgsiError('bad-request', `Invalid tenant name '${tenant.slice(0, 80)}'`)
+    headers['NGSILD-Tenant'] = tenant
+  }
+  if (config.authToken) headers.Authorization = `Bearer ${config.authToken}`
+  return headers
+}
+
+export interface LinkValue {
+  url: string
+  rel?: string
+}
+
+/** Splits a (possibly comma-joined) Link header into its targets. */
+export function parseLinkHeader(header: string | null): LinkValue[] {
+  if (!header) return []
+  const links: LinkValue[] = []
+  for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,=]+(?:=(?:"[^"]*"|[^;,]*))?)*)/g)) {
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(match[2])
+    links.push({ url: match[1], rel: rel ? (rel[1] ?? rel[2]) : undefined })
+  }
+  return links
+}
+
+function networkError(error: unknown): NgsiError {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  const reason = cause?.code ?? cause?.message ?? (error as Error).message
+  return new NgsiError('network', `Cannot reach the broker (${reason})`, { cause: error })
+}
+
+function isHtml(contentType: string | null, text: string): boolean {
+  return /html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(text)
+}
+
+async function attempt(config: HttpConfig, url: string, headers: Record<string, string>, options: CallOptions): Promise<JsonResponse> {
+  const { timeoutMs } = config
+  const timeout = AbortSignal.timeout(timeoutMs)
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  let response: Response
+  let text: string
+  try {
+    response = await config.fetch(url, { headers, signal })
+    text = await response.text()
+  } catch (error) {
+    // The caller gave up: no retry, and the caller's own reason, not ours.
+    if (options.signal?.aborted) throw new AbortError(options.signal.reason instanceof Error ? options.signal.reason : String(options.signal.reason))
+    if (timeout.aborted) throw new NgsiError('timeout', `No answer from the broker within ${timeoutMs} ms`, { cause: error })
+    throw networkError(error)
+  }
+  const contentType = response.headers.get('content-type')
+  if (!response.ok) throw errorFromResponse(response.status, response.statusText, text, contentType)
+  if (isHtml(contentType, text)) {
+    throw new NgsiError('invalid-response', `Broker answered ${response.status} with an HTML page instead of JSON`, { status: response.status })
+  }
+  let body: unknown = null
+  if (text.trim()) {
+    try {
+      body = JSON.parse(text)
+    } catch (error) {
+      throw new NgsiError('invalid-response', `Broker answered ${response.status} with a body that is not valid JSON`, { status: response.status, cause: error })
+    }
+  }
+  return { status: response.status, headers: response.headers, body, url }
+}
+
+/** GET a JSON resource with timeout and retries; every failure becomes an NgsiError (or the caller's abort reason). */
+export async function getJson(config: HttpConfig, url: string, options: CallOptions = {}): Promise<JsonResponse> {
+  const headers = requestHeaders(config, options)
+  return pRetry(() => attempt(config, url, headers, options), {
+    retries: config.retries,
+    minTimeout: 100,
+    factor: 2,
+    signal: options.signal,
+    shouldRetry: ({ error }) => isRetryable(error),
+  })
+}

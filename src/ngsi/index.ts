@@ -1,0 +1,57 @@
+// Public API of the NGSI-LD client module (server side only).
+
+export { createNgsiClient, DEFAULT_CONTEXT_URL, type NgsiClient, type NgsiClientOptions, type QueryResult } from './client'
+export { parseAttributeList, parseTypeInfo, parseTypeList, type TypeInfo } from './discovery'
+export { errorFromResponse, isRetryable, NgsiError, parseProblem, type NgsiErrorDetails, type NgsiErrorKind } from './errors'
+export { bboxSchema, bboxToGeo, entityQueryParams, entityQuerySchema, geoQuerySchema, type BBox, type EntityQuery, type GeoQuery } from './filters'
+export { entityGeometry, isGeometryLike, toFeatureCollection, validateGeometry, type Feature, type FeatureCollection, type Geometry, type Position } from './geojson'
+export { encode, getJson, parseLinkHeader, queryString, requestHeaders, type CallOptions, type HttpConfig, type JsonResponse, type LinkValue } from './http'
+export { contextTermsFrom, shortName, type ContextTerms } from './iri'
+export {
+  attributeKinds,
+  isAttributeObject,
+  normalizeAttribute,
+  normalizeEntity,
+  pickLanguage,
+  plainValue,
+  toIsoDate,
+  type AttributeKind,
+  type NormalizedEntity,
+  type NormalizedValue,
+  type NormalizeOptions,
+  type PlainValue,
+} from './normalize'
+export { collectPages, type Collected, type Page, type PagingOptions } from './paging'
+export { PROBE_ENDPOINTS, probeBroker, type ProbeConfig, type ProbeResult } from './probe'
+export {
+  ATTRIBUTE_NAME,
+  ATTRIBUTE_PATH,
+  attributePathSchema,
+  buildQuery,
+  comparisonOperators,
+  queryNodeSchema,
+  queryRowSchema,
+  queryRowsSchema,
+  rowsToQuery,
+  type ComparisonOperator,
+  type QueryNode,
+  type QueryRow,
+  type QueryScalar,
+  type QueryValue,
+} from './query'
+export { flattenRecord, type Cell } from './table'
+export {
+  aggregationMethods,
+  fetchTemporal,
+  mergeSeries,
+  normalizeTemporal,
+  parseContentRange,
+  remainingWindow,
+  temporalParams,
+  temporalQuerySchema,
+  validateTemporalQuery,
+  type TemporalPoint,
+  type TemporalQuery,
+  type TemporalSeries,
+} from './temporal'
+export { unitSymbol } from './units'

@@ -1,0 +1,78 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
+
+import { launchBrowser, screenshot } from './browser'
+
+const baseUrl = inject('baseUrl')
+const admin = { email: 'chief@example.org', password: 'a-long-admin-password' }
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+async function createPage(page: Page, title: string, slug: string, action: 'publish' | 'draft') {
+  await page.goto(`${baseUrl}/admin/collections/pages/create`)
+  await page.locator('#field-title').fill(title)
+  await page.locator('#field-slug').fill(slug)
+  if (action === 'publish') {
+    await page.getByRole('button', { name: /publish changes/i }).click()
+  } else {
+    await page.getByRole('button', { name: /save draft/i }).click()
+  }
+  await page.waitForURL(/\/admin\/collections\/pages\/\d+/, { timeout: 30_000 })
+  await page.getByText(/updated successfully|published successfully|draft saved/i).first().waitFor({ timeout: 30_000 })
+}
+
+describe('an editor publishes, a citizen reads', () => {
+  let editor: Page
+
+  it('the first person to sign up becomes the admin', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    editor = await context.newPage()
+    await editor.goto(`${baseUrl}/admin`)
+    await editor.waitForURL(/create-first-user/, { timeout: 30_000 })
+    await editor.locator('#field-email').fill(admin.email)
+    await editor.locator('#field-password').fill(admin.password)
+    await editor.locator('#field-confirm-password').fill(admin.password)
+    await editor.getByRole('button', { name: /create/i }).click()
+    await editor.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
+    const me = await editor.evaluate(async () => (await fetch('/api/users/me')).json())
+    expect(me.user.role).toBe('admin')
+    await screenshot(editor, 'admin-dashboard')
+  })
+
+  it('publishes a page that citizens then see', async () => {
+    await createPage(editor, 'Air quality this week', 'air-quality-this-week', 'publish')
+    const citizen = await browser.newPage()
+    const response = await citizen.goto(`${baseUrl}/air-quality-this-week`)
+    expect(response?.status()).toBe(200)
+    await expect(citizen.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Air quality this week')
+    await screenshot(citizen, 'citizen-published-page')
+    await citizen.close()
+  })
+
+  it('keeps a draft hidden from citizens', async () => {
+    await createPage(editor, 'Unannounced roadworks', 'unannounced-roadworks', 'draft')
+    const citizen = await browser.newPage()
+    const response = await citizen.goto(`${baseUrl}/unannounced-roadworks`)
+    expect(response?.status()).toBe(404)
+    expect(await citizen.content()).not.toContain('Unannounced roadworks')
+    const api = await citizen.evaluate(async () => (await fetch('/api/pages?draft=true')).json())
+    expect(JSON.stringify(api)).not.toContain('Unannounced roadworks')
+    await citizen.close()
+  })
+
+  it('serves the health route with the promised shape', async () => {
+    const response = await fetch(`${baseUrl}/api/health`)
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as Record<string, unknown>
+    expect(body).toMatchObject({ database: true, map: false })
+    expect(typeof body.broker).toBe('boolean')
+  })
+})

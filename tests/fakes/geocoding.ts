@@ -1,0 +1,177 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * A local stand-in for the OpenCage forward geocoding API (see src/proxies/geocoding.ts for the
+ * documented shape): `GET /geocode/v1/json?q&key&limit…`, with OpenCage's error envelope.
+ * Every request is recorded. `mode` switches the behaviour at any time:
+ *
+ * - ok            documented behaviour over a tiny gazetteer (Berlin, Hamburg, two Parises); no match → []
+ * - invalid-key   401 whatever the key
+ * - quota         402 (quota exceeded)
+ * - rate-limit    429 (with `Retry-After: retryAfter` when set)
+ * - server-error  503 whose message echoes the request URL, key included (a careless upstream)
+ * - slow          the right answer after `delayMs`
+ * - garbage       200, `application/json`, body not JSON
+ * - wrong-shape   200, JSON without `results`
+ * - junk-results  200, one good result among malformed ones
+ */
+
+export type FakeGeocodingMode =
+  | 'ok'
+  | 'invalid-key'
+  | 'quota'
+  | 'rate-limit'
+  | 'server-error'
+  | 'slow'
+  | 'garbage'
+  | 'wrong-shape'
+  | 'junk-results'
+
+export type RecordedRequest = {
+  method: string
+  path: string
+  query: Record<string, string>
+  headers: http.IncomingHttpHeaders
+}
+
+export type FakeGeocoding = {
+  url: string
+  apiKey: string
+  mode: FakeGeocodingMode
+  delayMs: number
+  retryAfter: string | undefined
+  requests: RecordedRequest[]
+  close(): Promise<void>
+}
+
+type Place = { match: string; formatted: string; lat: number; lng: number; type: string; countryCode: string; confidence: number }
+
+const GAZETTEER: Place[] = [
+  { match: 'berlin', formatted: 'Berlin, Germany', lat: 52.5170365, lng: 13.3888599, type: 'city', countryCode: 'de', confidence: 4 },
+  { match: 'hamburg', formatted: 'Hamburg, Germany', lat: 53.550341, lng: 10.000654, type: 'city', countryCode: 'de', confidence: 4 },
+  { match: 'paris', formatted: 'Paris, France', lat: 48.8588897, lng: 2.320041, type: 'city', countryCode: 'fr', confidence: 3 },
+  { match: 'paris', formatted: 'Paris, TX 75460, United States of America', lat: 33.6617962, lng: -95.555513, type: 'city', countryCode: 'us', confidence: 5 },
+]
+
+const round7 = (value: number) => Math.round(value * 1e7) / 1e7
+
+export function openCageResult(place: Omit<Place, 'match'>) {
+  return {
+    annotations: { timezone: { name: 'Europe/Berlin' } },
+    bounds: {
+      northeast: { lat: round7(place.lat + 0.1), lng: round7(place.lng + 0.2) },
+      southwest: { lat: round7(place.lat - 0.1), lng: round7(place.lng - 0.2) },
+    },
+    components: { 'ISO_3166-1_alpha-2': place.countryCode.toUpperCase(), _category: 'place', _type: place.type, country_code: place.countryCode },
+    confidence: place.confidence,
+    formatted: place.formatted,
+    geometry: { lat: place.lat, lng: place.lng },
+  }
+}
+
+/** OpenCage's envelope around results or an error status. */
+export function envelope(code: number, message: string, results: unknown[] = []) {
+  return {
+    documentation: 'https://opencagedata.com/api',
+    licenses: [{ name: 'see attribution guide', url: 'https://opencagedata.com/credits' }],
+    rate: { limit: 2500, remaining: 2499, reset: 1717286400 },
+    results,
+    status: { code, message },
+    stay_informed: { blog: 'https://blog.opencagedata.com' },
+    thanks: 'For using an OpenCage API',
+    timestamp: { created_http: 'Sat, 01 Jun 2024 12:00:00 GMT', created_unix: 1717243200 },
+    total_results: results.length,
+  }
+}
+
+export async function startFakeGeocoding(
+  options: { apiKey?: string; mode?: FakeGeocodingMode; delayMs?: number; retryAfter?: string } = {},
+): Promise<FakeGeocoding> {
+  const timers = new Set<NodeJS.Timeout>()
+
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://fake.invalid')
+    fake.requests.push({
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: request.headers,
+    })
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+      response.end(JSON.stringify(body))
+    }
+
+    switch (fake.mode) {
+      case 'invalid-key':
+        return json(401, envelope(401, 'invalid API key'))
+      case 'quota':
+        return json(402, envelope(402, 'quota exceeded'))
+      case 'rate-limit':
+        return json(429, envelope(429, 'too many requests'), fake.retryAfter ? { 'retry-after': fake.retryAfter } : {})
+      case 'server-error':
+        return json(503, envelope(503, `internal server error for ${request.url}`))
+      case 'garbage':
+        response.writeHead(200, { 'content-type': 'application/json' })
+        return response.end('{"results": [')
+      case 'wrong-shape':
+        return json(200, { status: { code: 200, message: 'OK' }, features: [] })
+      case 'junk-results':
+        return json(
+          200,
+          envelope(200, 'OK', [
+            { formatted: 'No geometry' },
+            { formatted: 'Bad latitude', geometry: { lat: 123, lng: 0 } },
+            { formatted: '   ', geometry: { lat: 1, lng: 1 } },
+            'not an object',
+            openCageResult({ formatted: 'Berlin, Germany', lat: 52.5, lng: 13.4, type: 'city', countryCode: 'de', confidence: 4 }),
+            { ...openCageResult({ formatted: 'Odd\u0000place', lat: 1, lng: 2, type: 'Weird Type!', countryCode: 'xyz', confidence: 4 }), confidence: 'high', bounds: 'none' },
+          ]),
+        )
+      case 'slow': {
+        const timer = setTimeout(() => {
+          timers.delete(timer)
+          answer()
+        }, fake.delayMs)
+        timers.add(timer)
+        return
+      }
+      case 'ok':
+        return answer()
+    }
+
+    function answer() {
+      if (url.pathname !== '/geocode/v1/json') return json(404, envelope(404, 'invalid API endpoint'))
+      const key = url.searchParams.get('key')
+      if (!key || key !== fake.apiKey) return json(401, envelope(401, 'invalid API key'))
+      const q = url.searchParams.get('q')
+      if (!q) return json(400, envelope(400, 'invalid request'))
+      const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 10) || 10)
+      const wanted = q.toLowerCase()
+      const results = GAZETTEER.filter((place) => wanted.includes(place.match))
+        .slice(0, limit)
+        .map(({ match: _match, ...place }) => openCageResult(place))
+      return json(200, envelope(200, 'OK', results))
+    }
+  })
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+
+  const fake: FakeGeocoding = {
+    url: `http://127.0.0.1:${port}`,
+    apiKey: options.apiKey ?? 'fake-geocoding-key-9876543210',
+    mode: options.mode ?? 'ok',
+    delayMs: options.delayMs ?? 1_000,
+    retryAfter: options.retryAfter,
+    requests: [],
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer)
+      timers.clear()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+  return fake
+}

@@ -1,0 +1,44 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface RecordedBrokerRequest {
+  method: string
+  url: URL
+  headers: http.IncomingHttpHeaders
+}
+
+/**
+ * Sits between the app and the demo broker and records every request, so tests can count broker
+ * fetches and inspect exactly what reached the broker. `down` refuses connections as a dead host would.
+ */
+export async function startCountingProxy(target: string) {
+  const requests: RecordedBrokerRequest[] = []
+  let down = false
+  const server = http.createServer(async (incoming, outgoing) => {
+    if (down) return incoming.socket.destroy()
+    const url = new URL(incoming.url ?? '/', target)
+    requests.push({ method: incoming.method ?? 'GET', url, headers: incoming.headers })
+    const headers = Object.fromEntries(
+      Object.entries(incoming.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
+    )
+    try {
+      const answer = await fetch(url, { method: incoming.method, headers })
+      const body = Buffer.from(await answer.arrayBuffer())
+      const forwarded = Object.fromEntries([...answer.headers].filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(name)))
+      outgoing.writeHead(answer.status, forwarded)
+      outgoing.end(body)
+    } catch {
+      incoming.socket.destroy()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    entityRequests: () => requests.filter((request) => request.url.pathname === '/ngsi-ld/v1/entities'),
+    setDown(value: boolean) {
+      down = value
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}

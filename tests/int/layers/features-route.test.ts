@@ -1,0 +1,236 @@
+import { gunzipSync } from 'node:zlib'
+
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { startCountingProxy } from '../helpers/countingProxy'
+import { startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+import { authHeaders, signedInRoles } from '../helpers/users'
+
+type FeatureCollection = {
+  type: string
+  meta: { count: number; fetchedAt: string; stale: boolean; truncated: boolean; skipped: number; units: Record<string, string> }
+  features: { id: string; geometry: { type: string; coordinates: number[] }; properties: Record<string, unknown> }[]
+}
+
+let payload: Payload
+let broker: DemoBroker
+let proxy: Awaited<ReturnType<typeof startCountingProxy>>
+let baseUrl: string
+let closeServer: () => Promise<void>
+let viewerToken: string
+const layers: Record<string, string | number> = {}
+
+const features = (id: string | number, query = '', headers: Record<string, string> = {}) =>
+  fetch(`${baseUrl}/api/layers/${id}/features${query}`, { headers })
+
+async function createLayer(name: string, data: Record<string, unknown>) {
+  const layer = await payload.create({
+    collection: 'map-layers',
+    overrideAccess: true,
+    data: { name, entityType: 'AirQualityObserved', attributes: ['name', 'no2', 'airQualityLevel'], refreshSeconds: 60, maxFeatures: 50_000, ...data },
+  })
+  return layer.id
+}
+
+beforeAll(async () => {
+  broker = await startDemoBroker({ port: 0, flavor: 'scorpio' })
+  proxy = await startCountingProxy(broker.url)
+  // The app's broker client reads this when the config is first imported.
+  process.env.NGSI_LD_BROKER_URL = proxy.url
+  process.env.NGSI_LD_TENANT = ''
+  const started = await startPayload()
+  payload = started.payload
+  await payload.updateGlobal({
+    slug: 'site-settings',
+    data: {
+      title: 'Test city',
+      cities: [
+        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
+        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
+      ],
+    },
+  })
+  const { GET } = await import('@/app/api/layers/[id]/features/route')
+  const server = await startHttpServer(started.config, { '/api/layers/:id/features': GET })
+  baseUrl = server.url
+  closeServer = server.close
+  viewerToken = (await signedInRoles(payload, baseUrl, `layers${Date.now()}`)).tokens.viewer
+  layers.air = await createLayer('Air quality', {
+    alertRules: [{ attribute: 'no2', operator: '>', value: '0', level: 'critical', message: 'NO2 at {value}' }],
+  })
+  layers.hidden = await createLayer('Staff only', { public: false })
+  layers.weather = await createLayer('Weather in Porto', {
+    entityType: 'WeatherObserved',
+    attributes: ['temperature'],
+    source: { tenant: 'porto' },
+  })
+})
+
+afterAll(async () => {
+  await closeServer?.()
+  await proxy?.close()
+  await broker?.close()
+})
+
+describe('GET /api/layers/{id}/features', () => {
+  it('serves a public layer as gzipped GeoJSON with only the layer attributes, alerts and meta', async () => {
+    const response = await features(layers.air, '', { 'accept-encoding': 'gzip' })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/geo\+json/)
+    expect(response.headers.get('etag')).toMatch(/^"[\w-]+"$/)
+    expect(response.headers.get('cache-control')).toMatch(/^public, max-age=\d+/)
+    const body = (await response.json()) as FeatureCollection
+    expect(body.type).toBe('FeatureCollection')
+    expect(body.meta).toMatchObject({ stale: false, truncated: false })
+    expect(body.meta.count).toBe(body.features.length)
+    expect(body.features.length).toBeGreaterThan(10)
+    for (const feature of body.features) {
+      expect(feature.geometry.type).toBe('Point')
+      const allowed = ['entityId', 'entityType', 'observedAt', 'alert', 'name', 'no2', 'airQualityLevel']
+      expect(Object.keys(feature.properties).every((key) => allowed.includes(key)), Object.keys(feature.properties).join()).toBe(true)
+      expect(feature.properties.entityType).toBe('AirQualityObserved')
+    }
+    const alerted = body.features.filter((feature) => feature.properties.alert)
+    expect(alerted.length).toBeGreaterThan(0)
+    expect(alerted[0].properties.alert).toEqual({ level: 'critical', message: expect.stringMatching(/^NO2 at \d/) })
+  })
+
+  it('sends gzip on the wire and plain JSON to clients that do not accept it', async () => {
+    const raw = await new Promise<{ encoding?: string; bytes: Buffer }>((resolve, reject) => {
+      import('node:http').then(({ get }) =>
+        get(`${baseUrl}/api/layers/${layers.air}/features`, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
+          const chunks: Buffer[] = []
+          response.on('data', (chunk: Buffer) => chunks.push(chunk))
+          response.on('end', () => resolve({ encoding: response.headers['content-encoding'], bytes: Buffer.concat(chunks) }))
+        }).on('error', reject),
+      )
+    })
+    expect(raw.encoding).toBe('gzip')
+    expect(JSON.parse(gunzipSync(raw.bytes).toString()).type).toBe('FeatureCollection')
+    const plain = await features(layers.air, '', { 'accept-encoding': 'identity' })
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(((await plain.json()) as FeatureCollection).type).toBe('FeatureCollection')
+  })
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const first = await features(layers.air)
+    const etag = first.headers.get('etag')!
+    const again = await features(layers.air, '', { 'if-none-match': etag })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+  })
+
+  it('hides non-public layers from anonymous callers but not from members', async () => {
+    expect((await features(layers.hidden)).status).toBe(404)
+    const asViewer = await features(layers.hidden, '', authHeaders(viewerToken))
+    expect(asViewer.status).toBe(200)
+    expect(asViewer.headers.get('cache-control')).toBe('private, no-cache')
+  })
+
+  it('filters by bbox', async () => {
+    const all = (await (await features(layers.air)).json()) as FeatureCollection
+    const lons = all.features.map((feature) => feature.geometry.coordinates[0]).sort((a, b) => a - b)
+    const lats = all.features.map((feature) => feature.geometry.coordinates[1]).sort((a, b) => a - b)
+    const box = [lons[0], lats[0], lons[Math.floor(lons.length / 2)], lats[lats.length - 1]]
+    const inside = (await (await features(layers.air, `?bbox=${box.join(',')}`)).json()) as FeatureCollection
+    expect(inside.features.length).toBeGreaterThan(0)
+    expect(inside.features.length).toBeLessThan(all.features.length)
+    expect(inside.meta.count).toBe(inside.features.length)
+    for (const { geometry } of inside.features) {
+      expect(geometry.coordinates[0]).toBeGreaterThanOrEqual(box[0])
+      expect(geometry.coordinates[0]).toBeLessThanOrEqual(box[2])
+    }
+  })
+
+  it('switches city only to the cities in site settings; fixed-tenant layers keep theirs', async () => {
+    const santander = (await (await features(layers.air, '?city=santander')).json()) as FeatureCollection
+    const porto = (await (await features(layers.air, '?city=porto')).json()) as FeatureCollection
+    expect(porto.features[0].properties.entityId).not.toBe(santander.features[0].properties.entityId)
+    const unknown = await features(layers.air, '?city=atlantis')
+    expect(unknown.status).toBe(400)
+    expect(await unknown.json()).toEqual({ error: 'Unknown city "atlantis"' })
+    const weather = (await (await features(layers.weather, '?city=santander')).json()) as FeatureCollection
+    expect(String(weather.features[0].properties.entityId)).toMatch(/porto/)
+    expect(weather.meta.units.temperature).toBe('°C')
+  })
+
+  it.each([
+    ['?q=NO2>0', 400],
+    ['?tenant=porto', 400],
+    ['?bbox=1,2,3', 400],
+    ['?bbox=10,10,0,0', 400],
+    ['?bbox=a,b,c,d', 400],
+    ['?city=../../etc', 400],
+    ['?city=porto&city=santander', 400],
+  ])('refuses %s with a clear error', async (query, status) => {
+    const response = await features(layers.air, query)
+    expect(response.status).toBe(status)
+    expect(((await response.json()) as { error: string }).error).toEqual(expect.any(String))
+  })
+
+  it('answers 400 for a malformed id and 404 for an unknown one', async () => {
+    expect((await features('1%3Bdrop')).status).toBe(400)
+    expect((await features('999999')).status).toBe(404)
+  })
+
+  it('makes one broker fetch for many concurrent cold requests', async () => {
+    const id = await createLayer('Concurrency', { attributes: ['name', 'pm10'] })
+    const before = proxy.entityRequests().length
+    const responses = await Promise.all(Array.from({ length: 25 }, () => features(id)))
+    expect(responses.map((response) => response.status)).toEqual(Array(25).fill(200))
+    const etags = new Set(responses.map((response) => response.headers.get('etag')))
+    expect(etags.size).toBe(1)
+    const brokerRequests = proxy.entityRequests().slice(before)
+    // One paged read: every request asks for a different offset of the same query.
+    const offsets = brokerRequests.map((request) => request.url.searchParams.get('offset') ?? '0')
+    expect(new Set(offsets).size).toBe(offsets.length)
+  })
+
+  it('never lets caller input reach the broker (fuzz)', async () => {
+    const hostile = ['"', "'", ';', '|', '(', ')', '..', '%00', '%0d%0a', '<script>', '\\', 'NO2==1;type==x', '[]', '{}', 'é', '𝕏']
+    const params = ['q', 'tenant', 'bbox', 'city', 'attrs', 'type']
+    const before = proxy.requests.length
+    for (let round = 0; round < 150; round++) {
+      const name = params[round % params.length]
+      const value = Array.from({ length: 1 + (round % 4) }, (_, index) => hostile[(round * 7 + index * 3) % hostile.length]).join('')
+      const response = await fetch(`${baseUrl}/api/layers/${layers.air}/features?${name}=${encodeURIComponent(value)}`)
+      expect(response.status, `${name}=${value}`).toBeLessThan(500)
+      expect([200, 304, 400]).toContain(response.status)
+    }
+    for (const request of proxy.requests.slice(before)) {
+      expect(['santander', 'porto', undefined]).toContain(request.headers['ngsild-tenant'])
+      expect(request.url.searchParams.get('type')).toBe('AirQualityObserved')
+      expect(request.url.searchParams.has('q')).toBe(false)
+    }
+  })
+
+  it('escapes editor-written filter values into one quoted q term', async () => {
+    const id = await createLayer('Hostile filter', { source: { filters: [{ attribute: 'name', operator: '==', value: 'a";type==Device|(x)\\' }] } })
+    const before = proxy.entityRequests().length
+    const response = await features(id)
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as FeatureCollection).features).toEqual([])
+    const [request] = proxy.entityRequests().slice(before)
+    expect(request.url.searchParams.get('q')).toBe('name=="a\\";type==Device|(x)\\\\"')
+  })
+
+  it('keeps serving the last good data when the broker goes down, and 503 when there is none', async () => {
+    const warm = await features(layers.air)
+    expect(warm.status).toBe(200)
+    proxy.setDown(true)
+    try {
+      const cached = await features(layers.air)
+      expect(cached.status).toBe(200)
+      const fresh = await createLayer('Never fetched', {})
+      const unavailable = await features(fresh)
+      expect(unavailable.status).toBe(503)
+      expect(unavailable.headers.get('retry-after')).toBe('30')
+      expect(((await unavailable.json()) as { error: string }).error).toMatch(/City data cannot be loaded right now/)
+    } finally {
+      proxy.setDown(false)
+    }
+  })
+})

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { startFakeGeocoding, type FakeGeocoding } from '../../fakes/geocoding'
+import { startFakeWeather, type FakeWeather } from '../../fakes/weather'
+import { startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+
+const WEATHER_KEY = 'weather-secret-key-123'
+const GEOCODING_KEY = 'geocoding-secret-key-456'
+
+let broker: DemoBroker
+let weather: FakeWeather
+let geocoding: FakeGeocoding
+let baseUrl: string
+let closeServer: () => Promise<void>
+
+beforeAll(async () => {
+  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
+  weather = await startFakeWeather({ apiKey: WEATHER_KEY })
+  geocoding = await startFakeGeocoding({ apiKey: GEOCODING_KEY })
+  // Read by env() when the config is first imported.
+  Object.assign(process.env, {
+    NGSI_LD_BROKER_URL: broker.url,
+    WEATHER_API_URL: weather.url,
+    WEATHER_API_KEY: WEATHER_KEY,
+    GEOCODING_API_URL: geocoding.url,
+    GEOCODING_API_KEY: GEOCODING_KEY,
+    // Per-client limits are keyed by the address Next.js puts in X-Forwarded-For.
+    TRUST_PROXY: 'false',
+  })
+  const started = await startPayload()
+  const routes = {
+    '/api/health': (await import('@/app/api/health/route')).GET,
+    '/api/weather': (await import('@/app/api/weather/route')).GET,
+    '/api/geocode': (await import('@/app/api/geocode/route')).GET,
+  }
+  const server = await startHttpServer(started.config, routes)
+  baseUrl = server.url
+  closeServer = server.close
+})
+
+afterAll(async () => {
+  await closeServer?.()
+  // The broker was stopped by the health test.
+  await Promise.all([weather?.close(), geocoding?.close()])
+})
+
+const fromClient = (ip: string) => ({ 'x-forwarded-for': ip })
+
+describe('GET /api/health', () => {
+  it('reports database and broker up, map unconfigured, with the broker version', async () => {
+    const response = await fetch(`${baseUrl}/api/health`)
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(body).toMatchObject({ status: 'ok', database: true, broker: true, map: false })
+    expect(body.checks.broker).toMatchObject({ ok: true, latencyMs: expect.any(Number), version: expect.any(String) })
+    expect(response.headers.get('cache-control')).toBe('no-store')
+  })
+
+  it('says broker: false (still 200) once the broker is gone and the cached result has expired', async () => {
+    await broker.close()
+    await new Promise((resolve) => setTimeout(resolve, 5_200))
+    const response = await fetch(`${baseUrl}/api/health`)
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(body).toMatchObject({ status: 'degraded', database: true, broker: false })
+    expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|stack/i)
+  })
+})
+
+describe('GET /api/weather', () => {
+  it('answers the reduced report and keeps the key on the server', async () => {
+    const response = await fetch(`${baseUrl}/api/weather?lat=43.4623&lon=-3.80998`, { headers: fromClient('203.0.113.1') })
+    expect(response.status).toBe(200)
+    const text = await response.text()
+    expect(text).not.toContain(WEATHER_KEY)
+    expect(JSON.parse(text)).toMatchObject({ temperatureC: expect.any(Number) })
+    expect(weather.requests.at(-1)?.query.appid).toBe(WEATHER_KEY)
+  })
+
+  it('serves repeated questions from the cache', async () => {
+    const before = weather.requests.length
+    for (let i = 0; i < 3; i++) await fetch(`${baseUrl}/api/weather?lat=43.4623&lon=-3.80998`, { headers: fromClient('203.0.113.2') })
+    expect(weather.requests.length).toBe(before)
+  })
+
+  it.each([
+    ['', /lat/],
+    ['?lat=91&lon=0', /lat/],
+    ['?lat=abc&lon=0', /lat/],
+    ['?lat=1&lon=181', /lon/],
+  ])('refuses %s with 400 {error}', async (query, message) => {
+    const response = await fetch(`${baseUrl}/api/weather${query}`, { headers: fromClient('203.0.113.3') })
+    expect(response.status).toBe(400)
+    expect((await response.json()).error).toMatch(message)
+  })
+
+  it('maps upstream failures to 502 without leaking the key', async () => {
+    weather.mode = 'server-error'
+    try {
+      const response = await fetch(`${baseUrl}/api/weather?lat=10&lon=10`, { headers: fromClient('203.0.113.4') })
+      expect(response.status).toBe(502)
+      const text = await response.text()
+      expect(text).not.toContain(WEATHER_KEY)
+      expect(JSON.parse(text)).toEqual({ error: expect.any(String) })
+    } finally {
+      weather.mode = 'ok'
+    }
+  })
+
+  it('limits each client, with Retry-After, without limiting the others', async () => {
+    let refused: Response | undefined
+    for (let i = 0; i < 70 && !refused; i++) {
+      const response = await fetch(`${baseUrl}/api/weather?lat=1&lon=${i % 5}`, { headers: fromClient('198.51.100.7') })
+      if (response.status === 429) refused = response
+    }
+    expect(refused?.status).toBe(429)
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await refused!.json()).error).toMatch(/too many requests/i)
+    const other = await fetch(`${baseUrl}/api/weather?lat=1&lon=1`, { headers: fromClient('198.51.100.8') })
+    expect(other.status).toBe(200)
+  })
+})
+
+describe('GET /api/geocode', () => {
+  it('answers places for a query and refuses bad ones', async () => {
+    const response = await fetch(`${baseUrl}/api/geocode?q=Berlin`, { headers: fromClient('203.0.113.9') })
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(body.results.length).toBeGreaterThan(0)
+    expect(JSON.stringify(body)).not.toContain(GEOCODING_KEY)
+    const bad = await fetch(`${baseUrl}/api/geocode?q=x`, { headers: fromClient('203.0.113.9') })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).error).toMatch(/q/)
+  })
+})

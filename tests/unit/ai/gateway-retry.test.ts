@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+import { GatewayClient, GatewayError, parseRetryAfter, type GatewayConfig } from '@/ai/gateway'
+
+import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
+
+// Real timers against the fake server: these tests measure actual waits.
+let gateway: FakeGateway
+beforeAll(async () => {
+  gateway = await startFakeGateway()
+})
+afterAll(() => gateway.close())
+afterEach(() => gateway.reset())
+
+const client = (config: Partial<GatewayConfig> = {}) => new GatewayClient({ url: gateway.url, apiKey: 'sk-or-v1-retry', ...config })
+
+const gaps = () => gateway.requests.slice(1).map((request, index) => request.receivedAt - gateway.requests[index].receivedAt)
+
+describe('retries', () => {
+  it('waits 1000 ms after a 429 without Retry-After, then succeeds', async () => {
+    gateway.script(reply.rateLimited(), reply.success('after the wait'))
+    const started = performance.now()
+    await expect(client().generateText({ prompt: 'p' })).resolves.toBe('after the wait')
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950)
+    expect(gateway.requests).toHaveLength(2)
+    expect(gaps()[0]).toBeGreaterThanOrEqual(950)
+  })
+
+  it('honours Retry-After in seconds', async () => {
+    gateway.script(reply.rateLimited({ retryAfter: 2 }), reply.success('ok'))
+    const started = performance.now()
+    await client().generateText({ prompt: 'p' })
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1950)
+    expect(gaps()[0]).toBeGreaterThanOrEqual(1950)
+  })
+
+  it('honours a short fractional Retry-After rather than the 1000 ms default', async () => {
+    gateway.script(reply.rateLimited({ retryAfter: '0.2' }), reply.success('ok'))
+    const started = performance.now()
+    await client().generateText({ prompt: 'p' })
+    const elapsed = performance.now() - started
+    expect(elapsed).toBeGreaterThanOrEqual(190)
+    expect(elapsed).toBeLessThan(900)
+  })
+
+  it('gives up after the bounded number of retries', async () => {
+    gateway.script(reply.error(503, { times: Infinity }))
+    const error = (await client({ maxRetries: 2, retryDelayMs: 20 })
+      .generateText({ prompt: 'p' })
+      .catch((reason: unknown) => reason)) as GatewayError
+    expect(error).toBeInstanceOf(GatewayError)
+    expect(error.code).toBe('unavailable')
+    expect(error.attempts).toBe(3)
+    expect(error.message).toContain('503 Service Unavailable')
+    expect(gateway.requests).toHaveLength(3)
+  })
+
+  it('retries 408 and 502, not 400', async () => {
+    gateway.script(reply.error(408), reply.error(502), reply.success('third time'))
+    await expect(client({ retryDelayMs: 10 }).generateText({ prompt: 'p' })).resolves.toBe('third time')
+    gateway.reset()
+    gateway.script(reply.error(400, { times: 3 }))
+    await expect(client({ retryDelayMs: 10 }).generateText({ prompt: 'p' })).rejects.toThrow('400 Bad Request')
+    expect(gateway.requests).toHaveLength(1)
+  })
+
+  it('does not retry the daily free-tier cap', async () => {
+    gateway.script(reply.dailyCap({ times: 5 }))
+    const started = performance.now()
+    const error = (await client().generateText({ prompt: 'p' }).catch((reason: unknown) => reason)) as GatewayError
+    expect(error.code).toBe('daily_limit')
+    expect(error.retryable).toBe(false)
+    expect(error.message).toContain('429 Too Many Requests')
+    expect(error.message).toContain('free-models-per-day')
+    expect(error.reason).toMatch(/daily free-model limit reached until \d{4}-/)
+    expect(gateway.requests).toHaveLength(1)
+    expect(performance.now() - started).toBeLessThan(900)
+  })
+
+  it('fails rather than wait for a Retry-After beyond the maximum', async () => {
+    gateway.script(reply.rateLimited({ retryAfter: 3600 }))
+    const error = (await client().generateText({ prompt: 'p' }).catch((reason: unknown) => reason)) as GatewayError
+    expect(error.code).toBe('rate_limited')
+    expect(error.retryAfterMs).toBe(3_600_000)
+    expect(gateway.requests).toHaveLength(1)
+  })
+
+  it('lets other calls use the slots while one waits to retry', async () => {
+    gateway.script(reply.rateLimited({ model: 'slow/model' }), reply.success('ok', { times: Infinity }))
+    const shared = client({ maxInFlight: 1 })
+    const started = performance.now()
+    const waiting = shared.generateText({ prompt: 'p', model: 'slow/model' })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await shared.generateText({ prompt: 'p', model: 'fast/model' })
+    expect(performance.now() - started).toBeLessThan(900)
+    await waiting
+  })
+})
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-05-06T10:00:00Z')
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('3', now)).toBe(3000)
+    expect(parseRetryAfter('0.5', now)).toBe(500)
+    expect(parseRetryAfter('Wed, 06 May 2026 10:00:04 GMT', now)).toBe(4000)
+    expect(parseRetryAfter('Wed, 06 May 2026 09:59:00 GMT', now)).toBe(0)
+  })
+  it('ignores absent or unreadable values', () => {
+    expect(parseRetryAfter(null, now)).toBeUndefined()
+    expect(parseRetryAfter('', now)).toBeUndefined()
+    expect(parseRetryAfter('-5', now)).toBeUndefined()
+    expect(parseRetryAfter('soon', now)).toBeUndefined()
+  })
+})

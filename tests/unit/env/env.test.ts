@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+
+import { databaseKind } from '@/db'
+import { InvalidEnvironmentError, parseEnv } from '@/env'
+
+const valid = { APP_SECRET: 'a'.repeat(32) }
+
+const problemsOf = (source: Record<string, string | undefined>) => {
+  try {
+    parseEnv(source)
+    return []
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidEnvironmentError)
+    return (error as InvalidEnvironmentError).problems
+  }
+}
+
+describe('environment settings', () => {
+  it('accepts the embedded defaults with only a secret', () => {
+    const env = parseEnv(valid)
+    expect(env.DATABASE_URI).toBe('file:./data/dashboard.db')
+    expect(env.PORT).toBe(3000)
+    expect(env.ENABLE_AI).toBe(false)
+    expect(env.ALLOW_SIGNUP).toBe(true)
+  })
+
+  it('names APP_SECRET when it is missing or short', () => {
+    expect(problemsOf({})).toEqual([expect.stringMatching(/^APP_SECRET: /)])
+    expect(problemsOf({ APP_SECRET: 'short' }).join()).toMatch(/APP_SECRET: must be at least 32 characters/)
+  })
+
+  it.each([
+    ['PUBLIC_SERVER_URL', 'not a url'],
+    ['NGSI_LD_BROKER_URL', 'ftp://broker'],
+    ['DATABASE_URI', 'mysql://db/x'],
+    ['PORT', '70000'],
+    ['REDIS_URL', 'http://redis'],
+    ['NGSI_LD_TENANT', 'bad tenant!'],
+    ['ALLOW_SIGNUP', 'yes'],
+  ])('names %s when it is malformed', (name, value) => {
+    expect(problemsOf({ ...valid, [name]: value }).join()).toContain(`${name}: `)
+  })
+
+  it('turns AI on only for the exact value "true"', () => {
+    expect(parseEnv({ ...valid, ENABLE_AI: 'true' }).ENABLE_AI).toBe(true)
+    for (const value of ['TRUE', '1', 'yes', 'false', '']) expect(parseEnv({ ...valid, ENABLE_AI: value }).ENABLE_AI).toBe(false)
+  })
+
+  it('refuses auto-login in production and allows it in development', () => {
+    const email = { DEV_AUTO_LOGIN_EMAIL: 'dev@example.org' }
+    expect(problemsOf({ ...valid, ...email, NODE_ENV: 'production' }).join()).toContain('DEV_AUTO_LOGIN_EMAIL')
+    expect(parseEnv({ ...valid, ...email, NODE_ENV: 'development' }).DEV_AUTO_LOGIN_EMAIL).toBe('dev@example.org')
+  })
+
+  it('treats empty optional settings as unset', () => {
+    const env = parseEnv({ ...valid, REDIS_URL: '', PUBLIC_MAP_TOKEN: '', NGSI_LD_TENANT: '' })
+    expect(env.REDIS_URL).toBeUndefined()
+    expect(env.PUBLIC_MAP_TOKEN).toBeUndefined()
+    expect(env.NGSI_LD_TENANT).toBeUndefined()
+  })
+})
+
+describe('database adapter choice', () => {
+  it.each([
+    ['file:./data/x.db', 'sqlite'],
+    ['postgres://u@h/db', 'postgres'],
+    ['postgresql://u@h/db', 'postgres'],
+    ['mongodb://h/db', 'mongodb'],
+    ['mongodb+srv://cluster/db', 'mongodb'],
+  ])('%s → %s', (uri, kind) => expect(databaseKind(uri)).toBe(kind))
+
+  it('refuses any other scheme with a message naming DATABASE_URI', () => {
+    expect(() => databaseKind('mysql://h/db')).toThrow(/DATABASE_URI: unsupported scheme/)
+  })
+})
