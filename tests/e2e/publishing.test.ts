@@ -22,11 +22,22 @@ async function createPage(page: Page, title: string, slug: string, action: 'publ
   await page.locator('#field-slug').fill(slug)
   if (action === 'publish') {
     await page.getByRole('button', { name: /publish changes/i }).click()
-  } else {
-    await page.getByRole('button', { name: /save draft/i }).click()
+    await page.waitForURL(/\/admin\/collections\/pages\/\d+/, { timeout: 30_000 })
+    await page.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
+    return
   }
+  // Pages autosave: the editor's typing becomes a draft without a button; wait until the editor can read it back.
   await page.waitForURL(/\/admin\/collections\/pages\/\d+/, { timeout: 30_000 })
-  await page.getByText(/updated successfully|published successfully|draft saved/i).first().waitFor({ timeout: 30_000 })
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async (wanted) => {
+          const response = await fetch(`/api/pages?draft=true&where[slug][equals]=${wanted}`)
+          return ((await response.json()) as { docs: { title?: string }[] }).docs[0]?.title
+        }, slug),
+      { timeout: 30_000 },
+    )
+    .toBe(title)
 }
 
 describe('an editor publishes, a citizen reads', () => {
