@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 
-export const FIXTURES = path.join(import.meta.dirname, '../../../../shared/ngsi-ld')
+export const FIXTURES = path.join(import.meta.dirname, '../../fixtures/ngsi-ld')
 
 export function fixture<T = unknown>(relative: string): T {
   return JSON.parse(readFileSync(path.join(FIXTURES, relative), 'utf8')) as T
