@@ -10,11 +10,14 @@ import { buildConfig } from 'payload'
 import sharp from 'sharp'
 
 import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
+import { AiDrafts } from '@/collections/AiDrafts/config'
+import { copyAppliedKeywords, searchKeywordsField } from '@/collections/AiDrafts/searchKeywords'
 import { Categories } from '@/collections/Categories/config'
 import { MapLayers } from '@/collections/MapLayers/config'
 import { Media } from '@/collections/Media/config'
 import { Pages } from '@/collections/Pages/config'
 import { Posts } from '@/collections/Posts/config'
+import { Questions } from '@/collections/Questions/config'
 import { Users } from '@/collections/Users/config'
 import { databaseAdapter } from '@/db'
 import { env } from '@/env'
@@ -33,7 +36,7 @@ export default buildConfig({
   editor: lexicalEditor(),
   sharp,
   logger: { options: { level: settings.LOG_LEVEL } },
-  collections: [Pages, Posts, Media, Categories, MapLayers, Users],
+  collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions],
   globals: [Header, Footer, SiteSettings],
   admin: {
     user: Users.slug,
@@ -79,7 +82,9 @@ export default buildConfig({
     searchPlugin({
       collections: ['pages', 'posts'],
       defaultPriorities: { pages: 10, posts: 20 },
+      beforeSync: copyAppliedKeywords,
       searchOverrides: {
+        fields: ({ defaultFields }) => [...defaultFields, searchKeywordsField],
         access: { read: anyone, create: isAdmin, update: isAdmin, delete: isAdmin },
         admin: { group: 'Site' },
       },

@@ -2,6 +2,14 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
+
+// End-to-end files build on each other (the first sign-up makes the admin): run them by name.
+class ByFileName extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId))
+  }
+}
 
 const alias = {
   '@': path.join(import.meta.dirname, 'src'),
@@ -17,6 +25,8 @@ const integrationEnv = {
   ENABLE_AI: 'false',
   LOG_LEVEL: 'fatal',
   MEDIA_DIR: path.join(os.tmpdir(), 'citydash-test-media'),
+  // Each run gets its own Redis keys: nothing cached by an earlier run can answer for this one.
+  REDIS_KEY_PREFIX: `citydash-test-${process.pid}-${Date.now()}:`,
 }
 
 const integrationProject = (name: string, include: string[]): TestProjectInlineConfiguration => ({
@@ -40,6 +50,7 @@ const databaseSuites = ['tests/int/payload/**/*.test.ts']
 export default defineConfig({
   resolve: { alias },
   test: {
+    sequence: { sequencer: ByFileName },
     projects: [
       {
         resolve: { alias },

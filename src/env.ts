@@ -56,6 +56,8 @@ export const envSchema = z
     NGSI_LD_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
     PUBLIC_MAP_TOKEN: optionalString,
     REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+    // Deployments (or test runs) sharing one Redis keep apart by prefix.
+    REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'letters, digits and : _ . - only').default('citydash:'),
 
     WEATHER_API_URL: optionalUrl,
     WEATHER_API_KEY: optionalString,

@@ -73,6 +73,8 @@ export interface Config {
     categories: Category;
     'map-layers': MapLayer;
     users: User;
+    'ai-drafts': AiDraft;
+    questions: Question;
     search: Search;
     redirects: Redirect;
     'payload-kv': PayloadKv;
@@ -89,6 +91,8 @@ export interface Config {
     categories: CategoriesSelect<false> | CategoriesSelect<true>;
     'map-layers': MapLayersSelect<false> | MapLayersSelect<true>;
     users: UsersSelect<false> | UsersSelect<true>;
+    'ai-drafts': AiDraftsSelect<false> | AiDraftsSelect<true>;
+    questions: QuestionsSelect<false> | QuestionsSelect<true>;
     search: SearchSelect<false> | SearchSelect<true>;
     redirects: RedirectsSelect<false> | RedirectsSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
@@ -156,7 +160,17 @@ export interface Page {
    * The city (broker tenant) this dashboard shows; empty = the site's default city.
    */
   tenant?: string | null;
-  layout?: (ContentBlock | CallToActionBlock | MediaBlock)[] | null;
+  layout?:
+    | (
+        | MapViewBlock
+        | KpiCardBlock
+        | EntityTableBlock
+        | AlertsPanelBlock
+        | ContentBlock
+        | CallToActionBlock
+        | MediaBlock
+      )[]
+    | null;
   meta?: {
     title?: string | null;
     /**
@@ -173,6 +187,167 @@ export interface Page {
   updatedAt: string;
   createdAt: string;
   _status?: ('draft' | 'published') | null;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "MapViewBlock".
+ */
+export interface MapViewBlock {
+  title: string;
+  /**
+   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   */
+  city?: string | null;
+  layers: (number | MapLayer)[];
+  /**
+   * Centre; empty: the city's
+   */
+  latitude?: number | null;
+  longitude?: number | null;
+  zoom?: number | null;
+  height?: ('small' | 'medium' | 'large') | null;
+  legend?: boolean | null;
+  showTable?: boolean | null;
+  id?: string | null;
+  blockName?: string | null;
+  blockType: 'mapView';
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "map-layers".
+ */
+export interface MapLayer {
+  id: number;
+  name: string;
+  description?: string | null;
+  /**
+   * Citizens may load this layer. Unticked layers are only visible to signed-in members.
+   */
+  public?: boolean | null;
+  entityType: string;
+  /**
+   * Only these attributes leave the server (plus id, type, location and observation time).
+   */
+  attributes: string[];
+  /**
+   * Shown in the map popup, in this order; each must be one of the attributes above.
+   */
+  popupAttributes?: string[] | null;
+  source?: {
+    /**
+     * Fixes the layer to one city (tenant). Empty: the city the page shows.
+     */
+    tenant?: string | null;
+    /**
+     * Empty: the server default (NGSI_LD_CONTEXT_URL).
+     */
+    contextUrl?: string | null;
+    /**
+     * Only entities matching every row (sent to the broker as an escaped q query).
+     */
+    filters?:
+      | {
+          attribute: string;
+          operator: '==' | '!=' | '>' | '>=' | '<' | '<=';
+          value: string;
+          id?: string | null;
+        }[]
+      | null;
+  };
+  style?: {
+    colour?: string | null;
+    radius?: number | null;
+    icon?: ('circle' | 'square' | 'triangle' | 'star') | null;
+    colourBy?: ('style' | 'alert') | null;
+    /**
+     * Group nearby points when zoomed out (recommended above a few hundred entities).
+     */
+    cluster?: boolean | null;
+  };
+  /**
+   * Plain rules, evaluated on the server for every entity: the highest level that fires wins.
+   */
+  alertRules?:
+    | {
+        attribute: string;
+        operator: '>' | '>=' | '<' | '<=' | '==' | '!=' | 'between' | 'outside' | 'contains' | 'missing' | 'stale';
+        value?: string | null;
+        valueTo?: number | null;
+        level: 'info' | 'warning' | 'critical';
+        message: string;
+        id?: string | null;
+      }[]
+    | null;
+  /**
+   * How often citizens’ maps refresh and the server re-reads the broker.
+   */
+  refreshSeconds: number;
+  /**
+   * Read at most this many entities; beyond, the map says the layer is truncated.
+   */
+  maxFeatures: number;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "KpiCardBlock".
+ */
+export interface KpiCardBlock {
+  label: string;
+  layer: number | MapLayer;
+  statistic: 'count' | 'average' | 'min' | 'max' | 'sum';
+  /**
+   * One of the layer’s attributes
+   */
+  attribute?: string | null;
+  /**
+   * Empty: the unit the broker gives
+   */
+  unit?: string | null;
+  /**
+   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   */
+  city?: string | null;
+  id?: string | null;
+  blockName?: string | null;
+  blockType: 'kpiCard';
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "EntityTableBlock".
+ */
+export interface EntityTableBlock {
+  title: string;
+  layer: number | MapLayer;
+  /**
+   * Attributes to show, in order; empty: all the layer’s attributes
+   */
+  columns?: string[] | null;
+  pageSize?: number | null;
+  /**
+   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   */
+  city?: string | null;
+  id?: string | null;
+  blockName?: string | null;
+  blockType: 'entityTable';
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "AlertsPanelBlock".
+ */
+export interface AlertsPanelBlock {
+  title: string;
+  layers: (number | MapLayer)[];
+  minimumLevel?: ('info' | 'warning' | 'critical') | null;
+  /**
+   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   */
+  city?: string | null;
+  id?: string | null;
+  blockName?: string | null;
+  blockType: 'alertsPanel';
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -418,79 +593,96 @@ export interface MediaBlock {
   blockType: 'mediaBlock';
 }
 /**
+ * The review queue: nothing the AI writes is used until an editor approves it here. Edit the text while it is pending, then approve or reject; apply an approved draft to put it into its target as an unpublished draft.
+ *
  * This interface was referenced by `Config`'s JSON-Schema
- * via the `definition` "map-layers".
+ * via the `definition` "ai-drafts".
  */
-export interface MapLayer {
+export interface AiDraft {
   id: number;
-  name: string;
-  description?: string | null;
   /**
-   * Citizens may load this layer. Unticked layers are only visible to signed-in members.
+   * Set by the system.
    */
-  public?: boolean | null;
-  entityType: string;
+  task:
+    | 'post-draft'
+    | 'layer-description'
+    | 'colour-suggestion'
+    | 'documentation'
+    | 'sample-data'
+    | 'search-keywords'
+    | 'citizen-answer';
   /**
-   * Only these attributes leave the server (plus id, type, location and observation time).
+   * Editable while pending review; fixed once approved.
    */
-  attributes: string[];
+  draft: string;
   /**
-   * Shown in the map popup, in this order; each must be one of the attributes above.
+   * Changed with the review buttons above.
    */
-  popupAttributes?: string[] | null;
-  source?: {
-    /**
-     * Fixes the layer to one city (tenant). Empty: the city the page shows.
-     */
-    tenant?: string | null;
-    /**
-     * Empty: the server default (NGSI_LD_CONTEXT_URL).
-     */
-    contextUrl?: string | null;
-    /**
-     * Only entities matching every row (sent to the broker as an escaped q query).
-     */
-    filters?:
-      | {
-          attribute: string;
-          operator: '==' | '!=' | '>' | '>=' | '<' | '<=';
-          value: string;
-          id?: string | null;
-        }[]
-      | null;
-  };
-  style?: {
-    colour?: string | null;
-    radius?: number | null;
-    icon?: ('circle' | 'square' | 'triangle' | 'star') | null;
-    colourBy?: ('style' | 'alert') | null;
-    /**
-     * Group nearby points when zoomed out (recommended above a few hundred entities).
-     */
-    cluster?: boolean | null;
+  status: 'pending_review' | 'approved' | 'rejected' | 'applied';
+  /**
+   * Set by the system.
+   */
+  requiresApproval: boolean;
+  /**
+   * Set by the system.
+   */
+  reviewer?: (number | null) | User;
+  /**
+   * Set by the system.
+   */
+  approvedAt?: string | null;
+  /**
+   * Where apply puts the approved text.
+   */
+  target?: {
+    collection?: ('posts' | 'pages' | 'map-layers' | 'questions') | null;
+    docId?: string | null;
+    field?: string | null;
   };
   /**
-   * Plain rules, evaluated on the server for every entity: the highest level that fires wins.
+   * Set by the system.
    */
-  alertRules?:
+  model?: string | null;
+  /**
+   * Exactly what was sent to the model.
+   */
+  prompt?: string | null;
+  /**
+   * The task input the draft was generated from.
+   */
+  input?:
     | {
-        attribute: string;
-        operator: '>' | '>=' | '<' | '<=' | '==' | '!=' | 'between' | 'outside' | 'contains' | 'missing' | 'stale';
-        value?: string | null;
-        valueTo?: number | null;
-        level: 'info' | 'warning' | 'critical';
-        message: string;
-        id?: string | null;
-      }[]
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
     | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "questions".
+ */
+export interface Question {
+  id: number;
+  question: string;
   /**
-   * How often citizens’ maps refresh and the server re-reads the broker.
+   * The tenant of the city asked about.
    */
-  refreshSeconds: number;
+  city?: string | null;
+  status: 'received' | 'answered' | 'declined';
   /**
-   * Read at most this many entities; beyond, the map says the layer is truncated.
+   * Public once the status is answered. Write it yourself or apply an approved AI draft.
    */
-  maxFeatures: number;
+  answer?: string | null;
+  answeredAt?: string | null;
+  /**
+   * The approved AI draft the answer came from.
+   */
+  answerDraft?: (number | null) | AiDraft;
   updatedAt: string;
   createdAt: string;
 }
@@ -513,6 +705,10 @@ export interface Search {
         relationTo: 'posts';
         value: number | Post;
       };
+  /**
+   * From the latest applied AI search-keywords draft for this document.
+   */
+  keywords?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -680,6 +876,14 @@ export interface PayloadLockedDocument {
         value: number | User;
       } | null)
     | ({
+        relationTo: 'ai-drafts';
+        value: number | AiDraft;
+      } | null)
+    | ({
+        relationTo: 'questions';
+        value: number | Question;
+      } | null)
+    | ({
         relationTo: 'search';
         value: number | Search;
       } | null)
@@ -739,6 +943,10 @@ export interface PagesSelect<T extends boolean = true> {
   layout?:
     | T
     | {
+        mapView?: T | MapViewBlockSelect<T>;
+        kpiCard?: T | KpiCardBlockSelect<T>;
+        entityTable?: T | EntityTableBlockSelect<T>;
+        alertsPanel?: T | AlertsPanelBlockSelect<T>;
         content?: T | ContentBlockSelect<T>;
         cta?: T | CallToActionBlockSelect<T>;
         mediaBlock?: T | MediaBlockSelect<T>;
@@ -755,6 +963,62 @@ export interface PagesSelect<T extends boolean = true> {
   updatedAt?: T;
   createdAt?: T;
   _status?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "MapViewBlock_select".
+ */
+export interface MapViewBlockSelect<T extends boolean = true> {
+  title?: T;
+  city?: T;
+  layers?: T;
+  latitude?: T;
+  longitude?: T;
+  zoom?: T;
+  height?: T;
+  legend?: T;
+  showTable?: T;
+  id?: T;
+  blockName?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "KpiCardBlock_select".
+ */
+export interface KpiCardBlockSelect<T extends boolean = true> {
+  label?: T;
+  layer?: T;
+  statistic?: T;
+  attribute?: T;
+  unit?: T;
+  city?: T;
+  id?: T;
+  blockName?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "EntityTableBlock_select".
+ */
+export interface EntityTableBlockSelect<T extends boolean = true> {
+  title?: T;
+  layer?: T;
+  columns?: T;
+  pageSize?: T;
+  city?: T;
+  id?: T;
+  blockName?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "AlertsPanelBlock_select".
+ */
+export interface AlertsPanelBlockSelect<T extends boolean = true> {
+  title?: T;
+  layers?: T;
+  minimumLevel?: T;
+  city?: T;
+  id?: T;
+  blockName?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -991,12 +1255,51 @@ export interface UsersSelect<T extends boolean = true> {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "ai-drafts_select".
+ */
+export interface AiDraftsSelect<T extends boolean = true> {
+  task?: T;
+  draft?: T;
+  status?: T;
+  requiresApproval?: T;
+  reviewer?: T;
+  approvedAt?: T;
+  target?:
+    | T
+    | {
+        collection?: T;
+        docId?: T;
+        field?: T;
+      };
+  model?: T;
+  prompt?: T;
+  input?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "questions_select".
+ */
+export interface QuestionsSelect<T extends boolean = true> {
+  question?: T;
+  city?: T;
+  status?: T;
+  answer?: T;
+  answeredAt?: T;
+  answerDraft?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "search_select".
  */
 export interface SearchSelect<T extends boolean = true> {
   title?: T;
   priority?: T;
   doc?: T;
+  keywords?: T;
   updatedAt?: T;
   createdAt?: T;
 }

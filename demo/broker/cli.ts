@@ -1,6 +1,6 @@
 // tsx demo/broker/cli.ts [--port 1026] [--host 127.0.0.1] [--flavor orion-ld|scorpio|stellio]
 //   [--entities 60] [--seed n] [--fault slow|down|5xx|garbage] [--delay-ms 2000]
-//   [--temporal] [--temporal-limit 10000]
+//   [--temporal] [--temporal-limit 10000] [--hostile-names]
 
 import { parseArgs } from 'node:util'
 
@@ -17,6 +17,7 @@ const USAGE = `Usage: tsx demo/broker/cli.ts [options]
   --delay-ms <n>        delay of the 'slow' fault (default 2000)
   --temporal            serve the temporal API on orion-ld too (as if Mintaka were behind it)
   --temporal-limit <n>  stellio: instances per attribute before answering 206
+  --hostile-names       name entity 3 of every type <img src=x onerror=alert(1)> (XSS tests)
   --help                show this help
 Faults can be switched at run time: POST /__demo/fault {"fault": "slow" | null, "delayMs": 500}`
 
@@ -45,6 +46,7 @@ function parseCommandLine() {
         'delay-ms': { type: 'string' },
         temporal: { type: 'boolean' },
         'temporal-limit': { type: 'string' },
+        'hostile-names': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }))
@@ -69,6 +71,7 @@ function parseCommandLine() {
     faultDelayMs: integerOption(values['delay-ms'], 'delay-ms'),
     temporal: values.temporal,
     temporalInstanceLimit: integerOption(values['temporal-limit'], 'temporal-limit'),
+    hostileNames: values['hostile-names'],
   }
 }
 

@@ -42,6 +42,8 @@ export interface StaticEntity {
   alert: boolean
   /** This sensor's reporting slot within the cadence: a real network never reports all at once. */
   phaseMs: number
+  /** Replaces the generated name (see GenerateOptions.hostileNames). */
+  nameOverride?: string
 }
 
 export interface Tenant {
@@ -217,7 +219,7 @@ function reading(name: string, unitCode?: string): AttributeSpec {
 }
 
 const commonAttributes = (label: (city: City) => string): AttributeSpec[] => [
-  { name: 'name', kind: 'Property', value: (entity) => `${label(entity.city)} ${entity.street.street}` },
+  { name: 'name', kind: 'Property', value: (entity) => entity.nameOverride ?? `${label(entity.city)} ${entity.street.street}` },
   {
     name: 'address',
     kind: 'Property',
@@ -377,7 +379,11 @@ export function observedValues(entity: StaticEntity, atMs: number): { name: stri
 export interface GenerateOptions {
   seed?: number
   entitiesPerType?: number
+  /** Entity 3 of every type is named with markup, as untrusted data can be: for XSS tests. */
+  hostileNames?: boolean
 }
+
+export const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 
 /** Builds the static part of every tenant's entities. Pure: same options, same data. */
 export function generateTenants(options: GenerateOptions = {}): Tenant[] {
@@ -388,11 +394,11 @@ export function generateTenants(options: GenerateOptions = {}): Tenant[] {
     const counts: Record<EntityTypeName, number> = bulk
       ? { WeatherObserved: DEFAULT_ENTITIES_PER_TYPE, AirQualityObserved: cityIndex === 0 ? perType : DEFAULT_ENTITIES_PER_TYPE, Device: DEFAULT_ENTITIES_PER_TYPE }
       : { WeatherObserved: perType, AirQualityObserved: perType, Device: perType }
-    return buildTenant(city, cityIndex, seed, counts)
+    return buildTenant(city, cityIndex, seed, counts, options.hostileNames ?? false)
   })
 }
 
-function buildTenant(city: City, cityIndex: number, seed: number, counts: Record<EntityTypeName, number>): Tenant {
+function buildTenant(city: City, cityIndex: number, seed: number, counts: Record<EntityTypeName, number>, hostileNames: boolean): Tenant {
   const regionSeed = hashInts(seed, cityIndex)
   const bounds = boundingBox(city.outline)
   const idWidth = Math.max(3, String(Math.max(...Object.values(counts))).length)
@@ -422,6 +428,7 @@ function buildTenant(city: City, cityIndex: number, seed: number, counts: Record
         deviceId: entityId('Device', ((ordinal - 1) % counts.Device) + 1),
         alert,
         phaseMs: Math.floor(hash01(entitySeed, 44) * (OBSERVATION_CADENCE_MS / 1000)) * 1000,
+        nameOverride: hostileNames && ordinal === 3 ? HOSTILE_NAME : undefined,
       }
       ofType.push(entity)
       entities.push(entity)

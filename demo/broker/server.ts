@@ -34,6 +34,8 @@ export interface DemoBrokerOptions {
   temporal?: boolean
   /** Stellio's per-attribute cap before it answers 206 (default 10,000). */
   temporalInstanceLimit?: number
+  /** Entity 3 of every type gets a name with markup in it (XSS tests). */
+  hostileNames?: boolean
 }
 
 export interface DemoBroker {
@@ -73,7 +75,7 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
       : baseFlavor
   const temporalEnabled = flavor.temporalOnSamePort || options.temporal === true
   const now = options.now ?? (() => new Date())
-  const tenants = generateTenants({ seed: options.seed, entitiesPerType: options.entities })
+  const tenants = generateTenants({ seed: options.seed, entitiesPerType: options.entities, hostileNames: options.hostileNames })
   const startedAt = now()
   let fault: Fault | null = options.fault ?? null
   let faultDelayMs = options.faultDelayMs ?? DEFAULT_FAULT_DELAY_MS

@@ -1,7 +1,11 @@
 import type { Page } from '@/payload-types'
 
+import { AlertsPanelBlock } from './AlertsPanel/Component'
 import { CallToActionBlock } from './CallToAction/Component'
 import { ContentBlock } from './Content/Component'
+import { EntityTableBlock } from './EntityTable/Component'
+import { KpiCardBlock } from './KpiCard/Component'
+import { MapViewBlock } from './MapView/Component'
 import { MediaBlock } from './MediaBlock/Component'
 
 type LayoutBlock = NonNullable<Page['layout']>[number]
@@ -10,6 +14,10 @@ const components: { [Type in LayoutBlock['blockType']]: React.ComponentType<Extr
   content: ContentBlock,
   cta: CallToActionBlock,
   mediaBlock: MediaBlock,
+  mapView: MapViewBlock,
+  kpiCard: KpiCardBlock,
+  entityTable: EntityTableBlock,
+  alertsPanel: AlertsPanelBlock,
 }
 
 export function RenderBlocks({ blocks }: { blocks: LayoutBlock[] | null | undefined }) {

@@ -1,6 +1,9 @@
 import { notFound } from 'next/navigation'
 
 import { RenderBlocks } from '@/blocks/RenderBlocks'
+import { CitySwitcher } from '@/components/dashboard/CitySwitcher'
+import { DashboardProvider } from '@/components/dashboard/DashboardProvider'
+import { loadDashboard } from '@/utilities/dashboard'
 import { findPage } from '@/utilities/queries'
 
 export async function PageView({ slug, draft }: { slug: string; draft: boolean }) {
@@ -17,10 +20,16 @@ export async function PageView({ slug, draft }: { slug: string; draft: boolean }
     }
     notFound()
   }
-  return (
+  const dashboard = await loadDashboard(page, { draft })
+  const body = (
     <article className="page" data-tenant={page.tenant ?? undefined}>
-      <h1>{page.title}</h1>
+      <div className="page-heading">
+        <h1>{page.title}</h1>
+        {dashboard && <CitySwitcher />}
+      </div>
       <RenderBlocks blocks={page.layout} />
     </article>
   )
+  // Data blocks share one provider: one fetch per layer and city, one city choice for the page.
+  return dashboard ? <DashboardProvider data={dashboard}>{body}</DashboardProvider> : body
 }

@@ -1,5 +1,7 @@
 import type { Payload } from 'payload'
 
+import type { MapLayer } from '@/payload-types'
+
 import { richText } from './richText'
 
 /** The demo cities: tenants of the bundled demo broker. */
@@ -8,8 +10,55 @@ export const DEMO_CITIES = [
   { name: 'Porto', tenant: 'porto', latitude: 41.1579, longitude: -8.6291, zoom: 13 },
 ]
 
+type Context = Record<string, unknown>
+
+/** Three public layers over the demo broker's entity types, with plain alert rules. */
+async function seedMapLayers(payload: Payload, context: Context) {
+  const create = (data: Omit<MapLayer, 'id' | 'createdAt' | 'updatedAt'>) =>
+    payload.create({ collection: 'map-layers', context, data }).then((layer) => layer.id)
+  const airQuality = await create({
+    name: 'Air quality',
+    description: 'Nitrogen dioxide and particulate matter at the city’s air-quality stations.',
+    public: true,
+    entityType: 'AirQualityObserved',
+    attributes: ['name', 'no2', 'pm10', 'pm25', 'airQualityLevel'],
+    popupAttributes: ['no2', 'pm10', 'pm25', 'airQualityLevel'],
+    style: { colour: '#2e7d32', radius: 7, colourBy: 'alert', cluster: false },
+    alertRules: [
+      { attribute: 'no2', operator: '>', value: '200', level: 'critical', message: 'NO₂ at {value} µg/m³, above the 1-hour limit of 200' },
+      { attribute: 'pm10', operator: '>', value: '50', level: 'warning', message: 'PM10 at {value} µg/m³, above the daily limit of 50' },
+    ],
+    refreshSeconds: 60,
+    maxFeatures: 5000,
+  })
+  const weather = await create({
+    name: 'Weather',
+    description: 'Temperature, humidity and wind at the weather stations.',
+    public: true,
+    entityType: 'WeatherObserved',
+    attributes: ['name', 'temperature', 'relativeHumidity', 'windSpeed'],
+    popupAttributes: ['temperature', 'relativeHumidity', 'windSpeed'],
+    style: { colour: '#1565c0', radius: 6, colourBy: 'style', cluster: false },
+    refreshSeconds: 120,
+    maxFeatures: 5000,
+  })
+  const devices = await create({
+    name: 'Sensors',
+    description: 'The devices behind the measurements and their batteries.',
+    public: true,
+    entityType: 'Device',
+    attributes: ['name', 'batteryLevel', 'deviceState'],
+    popupAttributes: ['batteryLevel', 'deviceState'],
+    style: { colour: '#6a1b9a', radius: 5, colourBy: 'alert', cluster: true },
+    alertRules: [{ attribute: 'batteryLevel', operator: '<', value: '0.15', level: 'warning', message: 'Battery at {value}: replace soon' }],
+    refreshSeconds: 300,
+    maxFeatures: 5000,
+  })
+  return { airQuality, weather, devices }
+}
+
 /**
- * Demo content: a home page, two posts, categories, header, footer and site settings.
+ * Demo content: three map layers, a dashboard home page, two posts, categories, header, footer and site settings.
  * Seeds only an empty site, so running it again never overwrites an editor's work.
  */
 export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'skipped'> {
@@ -24,6 +73,18 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
     ].map((data) => payload.create({ collection: 'categories', data, context })),
   )
 
+  await payload.updateGlobal({
+    slug: 'site-settings',
+    context,
+    data: {
+      title: 'City Dashboard',
+      description: 'Live weather, air quality and device data for our city.',
+      cities: DEMO_CITIES,
+      mapStyle: { kind: 'offline' },
+    },
+  })
+  const layers = await seedMapLayers(payload, context)
+
   const home = await payload.create({
     collection: 'pages',
     context,
@@ -34,6 +95,19 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
       _status: 'published',
       publishedAt: new Date().toISOString(),
       layout: [
+        { blockType: 'kpiCard', label: 'Average NO₂ now', layer: layers.airQuality, statistic: 'average', attribute: 'no2' },
+        { blockType: 'kpiCard', label: 'Warmest station', layer: layers.weather, statistic: 'max', attribute: 'temperature' },
+        { blockType: 'kpiCard', label: 'Sensors reporting', layer: layers.devices, statistic: 'count' },
+        {
+          blockType: 'mapView',
+          title: 'Air quality and weather',
+          layers: [layers.airQuality, layers.weather],
+          height: 'medium',
+          legend: true,
+          showTable: true,
+        },
+        { blockType: 'alertsPanel', title: 'Alerts now', layers: [layers.airQuality, layers.devices], minimumLevel: 'warning' },
+        { blockType: 'entityTable', title: 'Air-quality stations', layer: layers.airQuality, columns: ['no2', 'pm10', 'pm25', 'airQualityLevel'], pageSize: 10 },
         {
           blockType: 'content',
           columns: [
@@ -112,16 +186,6 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
       navItems: [{ link: { type: 'custom', url: '/admin', label: 'Editors’ admin' } }],
       contact: { email: 'opendata@example.org', address: 'City Hall, Main Square 1' },
       copyright: 'Content CC-BY-4.0 unless stated otherwise.',
-    },
-  })
-  await payload.updateGlobal({
-    slug: 'site-settings',
-    context,
-    data: {
-      title: 'City Dashboard',
-      description: 'Live weather, air quality and device data for our city.',
-      cities: DEMO_CITIES,
-      mapStyle: { kind: 'offline' },
     },
   })
   return 'seeded'

@@ -16,7 +16,7 @@ let service: LayerFeatureService | undefined
 export function layerFeatures(): LayerFeatureService {
   service ??= createLayerFeatureService({
     client: brokerClient(),
-    cache: createCacheFromEnv({ redisUrl: env().REDIS_URL }),
+    cache: createCacheFromEnv({ redisUrl: env().REDIS_URL, keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
   })
   return service
 }

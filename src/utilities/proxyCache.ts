@@ -8,7 +8,7 @@ export function proxyCache<V>(name: string, freshSeconds: number): SwrCache<V> {
   let cache = caches.get(name)
   if (!cache) {
     cache = createSwrCache<unknown>({
-      cache: createCacheFromEnv({ redisUrl: env().REDIS_URL, keyPrefix: `citydash:${name}:` }),
+      cache: createCacheFromEnv({ redisUrl: env().REDIS_URL, keyPrefix: `${env().REDIS_KEY_PREFIX}${name}:` }),
       freshSeconds,
       staleSeconds: freshSeconds,
       // Upstream failures (quota, outages) are answered from the cache for a while rather than retried per request.

@@ -21,8 +21,8 @@ function limitersFor(policy: LimitPolicy) {
     const redisUrl = env().REDIS_URL
     const common = { durationSeconds: policy.windowSeconds, redisUrl }
     pair = {
-      client: createRateLimiter({ ...common, points: policy.perClient, keyPrefix: `citydash:rl:${policy.name}` }),
-      overall: createRateLimiter({ ...common, points: policy.overall, keyPrefix: `citydash:rl:${policy.name}:all` }),
+      client: createRateLimiter({ ...common, points: policy.perClient, keyPrefix: `${env().REDIS_KEY_PREFIX}rl:${policy.name}` }),
+      overall: createRateLimiter({ ...common, points: policy.overall, keyPrefix: `${env().REDIS_KEY_PREFIX}rl:${policy.name}:all` }),
     }
     limiters.set(policy.name, pair)
   }

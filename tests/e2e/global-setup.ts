@@ -6,6 +6,7 @@ import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 
 import { runToEnd, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { reply, startFakeGateway } from '../fakes/gateway'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +30,8 @@ export default async function setup(project: TestProject) {
   const brokerPort = Number(process.env.E2E_BROKER_PORT ?? 1127)
   const baseUrl = `http://127.0.0.1:${port}`
   const brokerUrl = `http://127.0.0.1:${brokerPort}`
+  // The model gateway is a local fake (the contract in tests/fakes/gateway.ts): AI on, no network.
+  const gateway = await startFakeGateway({ defaultStep: reply.success('Tram line 3 opens on Monday, with a tram every ten minutes.') })
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -39,12 +42,16 @@ export default async function setup(project: TestProject) {
     PORT: String(port),
     NGSI_LD_BROKER_URL: brokerUrl,
     NGSI_LD_TENANT: '',
-    ENABLE_AI: 'false',
+    ENABLE_AI: 'true',
+    GATEWAY_URL: gateway.url,
+    GATEWAY_API_KEY: 'sk-or-v1-e2e-fake-key',
+    GATEWAY_MODEL: 'openai/gpt-4o-mini',
     REDIS_URL: '',
     LOG_LEVEL: 'warn',
   }
 
-  startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort)], { env })
+  // Hostile names: entity 3 of every type is called <img src=x onerror=alert(1)> (XSS checks).
+  startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names'], { env })
   await runToEnd(bin('payload'), ['migrate'], { env })
   if (process.env.E2E_SKIP_BUILD !== 'true') await runToEnd(bin('next'), ['build', '--webpack'], { env })
   startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], { env })
@@ -55,6 +62,7 @@ export default async function setup(project: TestProject) {
   project.provide('brokerUrl', brokerUrl)
   return () => {
     stopAll()
+    void gateway.close()
     rmSync(workDir, { recursive: true, force: true })
   }
 }

@@ -4,8 +4,8 @@ import { draftMode } from 'next/headers'
 import { PageView } from '@/components/PageView'
 import { pageMetadata } from '@/utilities/pageMetadata'
 
-// Prerendered; purged on publish, and refreshed at most this often as a safety net.
-export const revalidate = 300
+// Prerendered; purged on publish and re-rendered at most every minute, so inlined city data stays recent.
+export const revalidate = 60
 
 export const generateMetadata = (): Promise<Metadata> => pageMetadata('home')
 

@@ -2,6 +2,7 @@ import type { CollectionConfig, Field } from 'payload'
 
 import { isStaff, memberAdmin, publicOrMember } from '@/access'
 import { ALERT_LEVELS, ALERT_OPERATORS } from '@/alerts'
+import { draftWithAiField } from '@/collections/AiDrafts/fields'
 import { comparisonOperators } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
@@ -46,6 +47,7 @@ export const MapLayers: CollectionConfig = {
   fields: [
     { name: 'name', type: 'text', required: true, maxLength: 80 },
     { name: 'description', type: 'textarea', maxLength: 1000 },
+    draftWithAiField({ name: 'describeWithAi', task: 'layer-description', field: 'description', label: 'Draft a description with AI' }),
     {
       name: 'public',
       type: 'checkbox',
@@ -145,6 +147,7 @@ export const MapLayers: CollectionConfig = {
             },
           ],
         },
+        draftWithAiField({ name: 'suggestColourWithAi', task: 'colour-suggestion', field: 'style.colour', label: 'Suggest a colour with AI' }),
         {
           name: 'colourBy',
           type: 'select',

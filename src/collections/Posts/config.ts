@@ -2,6 +2,7 @@ import { lexicalEditor } from '@payloadcms/richtext-lexical'
 import type { CollectionConfig } from 'payload'
 
 import { isMember, isStaff, memberAdmin, publishedOrMember } from '@/access'
+import { draftWithAiField } from '@/collections/AiDrafts/fields'
 import { seoTab } from '@/fields/seoTab'
 import { slugField } from '@/fields/slug'
 import { previewPath } from '@/utilities/previewPath'
@@ -53,6 +54,8 @@ export const Posts: CollectionConfig = {
                 },
               },
             },
+            draftWithAiField({ name: 'draftContentWithAi', task: 'post-draft', field: 'content', label: 'Draft the content with AI' }),
+            draftWithAiField({ name: 'suggestKeywordsWithAi', task: 'search-keywords', field: 'keywords', label: 'Suggest search keywords with AI' }),
           ],
         },
         {

@@ -1,5 +1,7 @@
 import * as migration_20261122_141314_initial from './20261122_141314_initial';
 import * as migration_20261123_083421_map_layers from './20261123_083421_map_layers';
+import * as migration_20261123_095032_dashboard_blocks from './20261123_095032_dashboard_blocks';
+import * as migration_20261123_101055_ai_drafts_questions from './20261123_101055_ai_drafts_questions';
 
 export const migrations = [
   {
@@ -10,6 +12,16 @@ export const migrations = [
   {
     up: migration_20261123_083421_map_layers.up,
     down: migration_20261123_083421_map_layers.down,
-    name: '20261123_083421_map_layers'
+    name: '20261123_083421_map_layers',
+  },
+  {
+    up: migration_20261123_095032_dashboard_blocks.up,
+    down: migration_20261123_095032_dashboard_blocks.down,
+    name: '20261123_095032_dashboard_blocks',
+  },
+  {
+    up: migration_20261123_101055_ai_drafts_questions.up,
+    down: migration_20261123_101055_ai_drafts_questions.down,
+    name: '20261123_101055_ai_drafts_questions'
   },
 ];

@@ -127,7 +127,7 @@ describe('GET /api/layers/{id}/features', () => {
     expect((await features(layers.hidden)).status).toBe(404)
     const asViewer = await features(layers.hidden, '', authHeaders(viewerToken))
     expect(asViewer.status).toBe(200)
-    expect(asViewer.headers.get('cache-control')).toBe('private, no-cache')
+    expect(asViewer.headers.get('cache-control')).toBe('private, no-cache, no-transform')
   })
 
   it('filters by bbox', async () => {

@@ -5,7 +5,8 @@ import { PageView } from '@/components/PageView'
 import { pageMetadata } from '@/utilities/pageMetadata'
 import { listPublishedPageSlugs } from '@/utilities/queries'
 
-export const revalidate = 300
+// Prerendered; purged on publish and re-rendered at most every minute, so inlined city data stays recent.
+export const revalidate = 60
 export const dynamicParams = true
 
 type Args = { params: Promise<{ slug: string }> }

@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
 
 import { z } from 'zod'
 
@@ -36,11 +36,19 @@ function parseSearch(url: URL) {
 }
 
 /**
+ * Next drops a Content-Encoding header set by a route handler, so next.config.mjs declares
+ * `Content-Encoding: gzip` on this path for every client whose Accept-Encoding names gzip, and
+ * the route gzips every body it sends them (the cached layer body is gzipped already).
+ */
+const GZIP_ACCEPTED = /gzip/i
+const acceptsGzip = (request: Request) => GZIP_ACCEPTED.test(request.headers.get('accept-encoding') ?? '')
+
+/**
  * GET /api/layers/{id}/features[?bbox=w,s,e,n][&city=tenant] → GeoJSON of the layer's entities.
  * Anonymous callers see public layers only (404 otherwise); only the layer's attributes leave
  * the server; a failing broker gets the last good data marked stale, else 503.
  */
-export const GET = withErrorHandling(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+const answer = withErrorHandling(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = layerId.parse((await params).id)
   const url = new URL(request.url)
   const search = parseSearch(url)
@@ -68,9 +76,10 @@ export const GET = withErrorHandling(async (request: Request, { params }: { para
 
   const headers: Record<string, string> = {
     ETag: result.etag,
+    // no-transform: the body is gzipped once, from the cache; Next's compression must not do it again.
     'Cache-Control': layer.public
-      ? `public, max-age=${Math.min(layer.refreshSeconds, 60)}, stale-while-revalidate=${layer.refreshSeconds}`
-      : 'private, no-cache',
+      ? `public, max-age=${Math.min(layer.refreshSeconds, 60)}, stale-while-revalidate=${layer.refreshSeconds}, no-transform`
+      : 'private, no-cache, no-transform',
     Vary: 'Accept-Encoding, Cookie, Authorization',
     'X-Data-State': result.state,
   }
@@ -78,8 +87,12 @@ export const GET = withErrorHandling(async (request: Request, { params }: { para
   if (etags?.includes(result.etag) || etags?.includes('*')) return new Response(null, { status: 304, headers })
 
   headers['Content-Type'] = 'application/geo+json; charset=utf-8'
-  if (/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
-    return new Response(new Uint8Array(result.gzipped), { headers: { ...headers, 'Content-Encoding': 'gzip' } })
-  }
-  return new Response(new Uint8Array(gunzipSync(result.gzipped)), { headers })
+  return new Response(new Uint8Array(acceptsGzip(request) ? result.gzipped : gunzipSync(result.gzipped)), { headers })
 })
+
+export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+  const response = await answer(request, context)
+  // Data (200) is gzipped already and 304 has no body; an error answer's body is gzipped here.
+  if (!acceptsGzip(request) || response.status === 200 || !response.body) return response
+  return new Response(new Uint8Array(gzipSync(Buffer.from(await response.arrayBuffer()))), { status: response.status, headers: response.headers })
+}

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
+import { admin } from './accounts'
 import { launchBrowser, screenshot } from './browser'
 
 const baseUrl = inject('baseUrl')
-const admin = { email: 'chief@example.org', password: 'a-long-admin-password' }
 
 let browser: Browser
 

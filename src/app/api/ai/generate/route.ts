@@ -1,0 +1,77 @@
+import type { Payload } from 'payload'
+import { z } from 'zod'
+
+import { userIsStaff } from '@/access'
+import { runAiTask, TaskInputError, taskNames, type AiTaskName } from '@/ai'
+import { saveAiDraft, type DraftTargetInput } from '@/collections/AiDrafts/saveDraft'
+import { fieldAiSettings } from '@/collections/AiDrafts/fieldSettings'
+import { findTarget, TARGET_COLLECTIONS } from '@/collections/AiDrafts/targets'
+import { env } from '@/env'
+import type { User } from '@/payload-types'
+import { createRateLimiter, rateLimitHeaders, type RateLimiter } from '@/rate-limit'
+import { aiSettingsFor } from '@/utilities/ai'
+import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+import { payloadClient } from '@/utilities/queries'
+import { readJsonBody } from '@/utilities/requestBody'
+
+export const dynamic = 'force-dynamic'
+
+const bodySchema = z.strictObject({
+  task: z.enum(taskNames),
+  input: z.record(z.string(), z.unknown()),
+  target: z
+    .strictObject({
+      collection: z.enum(TARGET_COLLECTIONS),
+      id: z.union([z.string().trim().min(1).max(64), z.number().int().positive()]).transform(String),
+      field: z.string().trim().min(1).max(100),
+    })
+    .transform(({ id, ...target }): DraftTargetInput => ({ ...target, docId: id }))
+    .optional(),
+})
+
+let limiter: RateLimiter | undefined
+/** Per signed-in user: generation costs money and gateway quota, whatever address it comes from. */
+const userLimiter = () =>
+  (limiter ??= createRateLimiter({ points: 20, durationSeconds: 60, keyPrefix: `${env().REDIS_KEY_PREFIX}rl:ai-generate`, redisUrl: env().REDIS_URL }))
+
+/**
+ * Checks the target (allowed for the task, AI allowed on the field, readable by the caller)
+ * and returns the task input; a post draft gets its field's own prompt, never the caller's.
+ */
+async function inputFor(payload: Payload, user: User, task: AiTaskName, input: Record<string, unknown>, target?: DraftTargetInput) {
+  const taskInput = { ...input }
+  if (task === 'post-draft') delete taskInput.customPrompt
+  if (!target) return taskInput
+  if (!findTarget(task, target)) throw new HttpError(400, `${task} drafts cannot go into ${target.collection}.${target.field}`)
+  const fieldSettings = fieldAiSettings(payload, target.collection, target.field)
+  if (!fieldSettings.enabled) throw new HttpError(403, `AI drafting is turned off for ${target.collection}.${target.field}`)
+  const { totalDocs } = await payload.count({ collection: target.collection, where: { id: { equals: target.docId } }, overrideAccess: false, user })
+  if (totalDocs === 0) throw new HttpError(404, `No ${target.collection} document ${target.docId}`)
+  if (task === 'post-draft' && fieldSettings.generatePrompt) taskInput.customPrompt = fieldSettings.generatePrompt
+  return taskInput
+}
+
+/**
+ * POST /api/ai/generate {task, input, target?} (editors and admins) → 201 {mode: "ai", draft}
+ * with the draft pending review, or 200 {mode: "manual", content: "", message} when AI is off or
+ * the gateway failed. Never writes to the target: that takes an approval and an apply.
+ */
+export const POST = withErrorHandling(async (request: Request) => {
+  const payload = await payloadClient()
+  const { user } = await payload.auth({ headers: request.headers })
+  if (!user) throw new HttpError(401, 'Sign in to use the AI helper')
+  if (!userIsStaff(user)) throw new HttpError(403, 'Only editors and admins can use the AI helper')
+  const limit = await userLimiter().consume(String(user.id))
+  if (!limit.allowed) throw new HttpError(429, 'Too many AI requests; try again later', rateLimitHeaders(limit))
+
+  const { task, input, target } = bodySchema.parse(await readJsonBody(request))
+  const taskInput = await inputFor(payload, user, task, input, target)
+  const result = await runAiTask(await aiSettingsFor(payload, task), task, taskInput, { signal: request.signal }).catch((error: unknown) => {
+    if (error instanceof TaskInputError) throw new HttpError(400, error.message)
+    throw error
+  })
+  const headers = { 'Cache-Control': 'no-store', ...rateLimitHeaders(limit) }
+  if (result.mode === 'manual') return Response.json({ mode: 'manual', content: '', message: result.message }, { headers })
+  const draft = await saveAiDraft(payload, result, taskInput, target)
+  return Response.json({ mode: 'ai', draft }, { status: 201, headers })
+})

@@ -1,0 +1,52 @@
+'use client'
+
+import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { alertsOf } from '@/layers/summary'
+import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
+
+const RANK = { info: 0, warning: 1, critical: 2 } as const
+
+/** The alerts that fire now on the block's layers (rules evaluated on the server), most severe first. */
+export function AlertsPanelBlock(block: AlertsPanelBlockData) {
+  const { data, focusFeature } = useDashboard()
+  const layerIds = block.layers.map((layer) => String(typeof layer === 'object' ? layer.id : layer))
+  const states = useLayersData(layerIds, block.city)
+  const minimum = RANK[block.minimumLevel ?? 'warning']
+  const alerts = states
+    .flatMap((state) => alertsOf(state.features).map((alert) => ({ ...alert, layerId: state.layerId })))
+    .filter((alert) => RANK[alert.level] >= minimum)
+    .sort((a, b) => RANK[b.level] - RANK[a.level])
+  const loading = states.some((state) => state.status === 'loading')
+
+  const show = (layerId: string, featureId: string) => {
+    focusFeature(layerId, featureId)
+    const map = [...document.querySelectorAll<HTMLElement>('.map-frame')][0]
+    map?.scrollIntoView({ behavior: 'smooth', block: 'center' })
+  }
+
+  return (
+    <section className="block alerts-panel" aria-labelledby={`alerts-${block.id}`}>
+      <h2 id={`alerts-${block.id}`}>{block.title}</h2>
+      {alerts.length === 0 ? (
+        <p className="muted" role="status">
+          {loading ? 'Checking…' : 'No alerts right now.'}
+        </p>
+      ) : (
+        <ul className="alert-list" aria-live="polite">
+          {alerts.map((alert) => (
+            <li key={`${alert.layerId}:${alert.featureId}`} className={`alert alert--${alert.level}`}>
+              <strong className="alert-level">{alert.level}</strong> {alert.message}
+              <span className="muted">
+                {' '}
+                · {alert.name ?? alert.featureId} · {data.layers[alert.layerId]?.name}
+              </span>{' '}
+              <button type="button" className="link-button" onClick={() => show(alert.layerId, alert.featureId)}>
+                Show on map
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,28 @@
+import type { Block } from 'payload'
+
+import { cityField, layersField, validateAttributeName } from '@/fields/dashboard'
+
+export const EntityTableBlock: Block = {
+  slug: 'entityTable',
+  interfaceName: 'EntityTableBlock',
+  labels: { singular: 'Entity table', plural: 'Entity tables' },
+  fields: [
+    { name: 'title', type: 'text', required: true, maxLength: 120 },
+    layersField({ hasMany: false }),
+    {
+      name: 'columns',
+      type: 'text',
+      hasMany: true,
+      validate: (values: string[] | null | undefined, options) => {
+        for (const value of values ?? []) {
+          const result = validateAttributeName(value, options as never)
+          if (result !== true) return result
+        }
+        return true
+      },
+      admin: { description: 'Attributes to show, in order; empty: all the layer’s attributes' },
+    },
+    { name: 'pageSize', type: 'number', min: 5, max: 200, defaultValue: 20 },
+    cityField,
+  ],
+}

@@ -1,0 +1,38 @@
+import type { Block, TextFieldSingleValidation } from 'payload'
+
+import { cityField, layersField, validateAttributeName } from '@/fields/dashboard'
+import { STATISTICS } from '@/layers/summary'
+
+export const KpiCardBlock: Block = {
+  slug: 'kpiCard',
+  interfaceName: 'KpiCardBlock',
+  labels: { singular: 'KPI card', plural: 'KPI cards' },
+  fields: [
+    { name: 'label', type: 'text', required: true, maxLength: 80 },
+    layersField({ hasMany: false }),
+    {
+      type: 'row',
+      fields: [
+        {
+          name: 'statistic',
+          type: 'select',
+          required: true,
+          defaultValue: 'average',
+          options: STATISTICS.map((value) => ({ label: value[0].toUpperCase() + value.slice(1), value })),
+        },
+        {
+          name: 'attribute',
+          type: 'text',
+          validate: ((value, options) => {
+            const statistic = (options.siblingData as { statistic?: string }).statistic
+            if (statistic !== 'count' && !value) return 'Which attribute to aggregate?'
+            return validateAttributeName(value, options)
+          }) satisfies TextFieldSingleValidation,
+          admin: { condition: (_, sibling) => sibling?.statistic !== 'count', description: 'One of the layer’s attributes' },
+        },
+        { name: 'unit', type: 'text', maxLength: 16, admin: { description: 'Empty: the unit the broker gives' } },
+      ],
+    },
+    cityField,
+  ],
+}

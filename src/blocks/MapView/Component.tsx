@@ -1,0 +1,108 @@
+'use client'
+
+import dynamic from 'next/dynamic'
+import { useState } from 'react'
+
+import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { DataStatus } from '@/components/dashboard/DataStatus'
+import { FeatureTable } from '@/components/dashboard/FeatureTable'
+import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
+
+import { ALERT_COLOURS } from './colours'
+
+// MapLibre is large: only pages with a map load it, after the first paint.
+const MapCanvas = dynamic(() => import('./MapCanvas'), {
+  ssr: false,
+  loading: () => <div className="map-placeholder">Loading the map…</div>,
+})
+
+const HEIGHTS = { small: 320, medium: 480, large: 640 } as const
+const SCREEN_READER_ROWS = 500
+
+export function MapViewBlock(block: MapViewBlockData) {
+  const { data, city: pageCity, focusFeature } = useDashboard()
+  const layerIds = block.layers.map((layer) => String(typeof layer === 'object' ? layer.id : layer))
+  const layers = useLayersData(layerIds, block.city)
+  const [hidden, setHidden] = useState<Record<string, boolean>>({})
+  const [tableShown, setTableShown] = useState(false)
+  const cityName = block.city || pageCity
+  const city = data.cities.find((known) => known.tenant === cityName) ?? data.cities[0]
+  const center = {
+    latitude: block.latitude ?? city?.latitude ?? 0,
+    longitude: block.longitude ?? city?.longitude ?? 0,
+    zoom: block.zoom ?? city?.zoom ?? 2,
+  }
+  const regionId = `map-${block.id ?? layerIds.join('-')}`
+
+  return (
+    <section className="block map-view" aria-labelledby={`${regionId}-title`}>
+      <h2 id={`${regionId}-title`}>{block.title}</h2>
+      {layers.map((state) => (
+        <DataStatus key={state.layerId} state={state} />
+      ))}
+      <div className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }}>
+        <MapCanvas
+          label={`Map: ${block.title}`}
+          center={center}
+          style={data.mapStyle}
+          token={data.mapToken}
+          layers={layers.map((state) => ({ layer: data.layers[state.layerId], features: state.features, units: state.meta?.units ?? {}, visible: !hidden[state.layerId] }))}
+        />
+      </div>
+      {block.legend !== false && (
+        <fieldset className="map-legend">
+          <legend>Layers</legend>
+          {layers.map((state) => {
+            const layer = data.layers[state.layerId]
+            return (
+              <label key={state.layerId} className="legend-item">
+                <input
+                  type="checkbox"
+                  checked={!hidden[state.layerId]}
+                  onChange={(event) => setHidden((all) => ({ ...all, [state.layerId]: !event.target.checked }))}
+                />
+                <span className="swatch" style={{ background: layer.colour }} aria-hidden="true" />
+                {layer.name} <span className="muted">({state.features.length})</span>
+              </label>
+            )
+          })}
+          {layers.some((state) => data.layers[state.layerId].colourBy === 'alert') && (
+            <p className="legend-alerts">
+              {Object.entries(ALERT_COLOURS).map(([level, colour]) => (
+                <span key={level} className="legend-item">
+                  <span className="swatch" style={{ background: colour }} aria-hidden="true" />
+                  {level}
+                </span>
+              ))}
+            </p>
+          )}
+        </fieldset>
+      )}
+      {block.showTable && (
+        <button type="button" className="button button--secondary" aria-expanded={tableShown} onClick={() => setTableShown(!tableShown)}>
+          {tableShown ? 'Hide the table' : 'Show as table'}
+        </button>
+      )}
+      {/* The same features as a table: always there for screen readers, shown on request. */}
+      <div className={tableShown ? 'map-table' : 'sr-only'}>
+        {layers.map((state) => {
+          const layer = data.layers[state.layerId]
+          return (
+            <FeatureTable
+              key={state.layerId}
+              caption={`${layer.name}: ${state.features.length} places`}
+              features={state.features.slice(0, SCREEN_READER_ROWS)}
+              columns={layer.popupAttributes}
+              units={state.meta?.units ?? {}}
+              pageSize={tableShown ? 20 : SCREEN_READER_ROWS}
+              onShow={(feature) => {
+                focusFeature(state.layerId, String(feature.id))
+                document.getElementById(regionId)?.scrollIntoView({ behavior: 'smooth', block: 'center' })
+              }}
+            />
+          )
+        })}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,21 @@
+import type { UIField } from 'payload'
+
+import type { AiTaskName } from '@/ai'
+
+/** The tasks with a button in an editor (the others are reached through the API). */
+export type EditorAiTask = Extract<AiTaskName, 'post-draft' | 'search-keywords' | 'layer-description' | 'colour-suggestion'>
+
+/**
+ * A "Draft with AI" button in a collection's editor, for one task and one target field. The
+ * button calls POST /api/ai/generate and links to the draft it creates; it never fills the
+ * field itself except with a draft a person has approved.
+ */
+export const draftWithAiField = ({ name, task, field, label }: { name: string; task: EditorAiTask; field: string; label: string }): UIField => ({
+  name,
+  type: 'ui',
+  admin: {
+    components: {
+      Field: { path: '@/collections/AiDrafts/components/DraftWithAi#DraftWithAi', clientProps: { task, field, label } },
+    },
+  },
+})

@@ -1,0 +1,68 @@
+import type { Access, CollectionConfig } from 'payload'
+
+import { isStaff, memberAdmin, nobody, userIsMember } from '@/access'
+import { TENANT_NAME } from '@/fields/patterns'
+
+import { checkAnswer, revalidateQuestions } from './hooks/answer'
+
+/** Citizens see answered questions only; members of the admin see all. */
+const answeredOrMember: Access = ({ req }) => (userIsMember(req.user) ? true : { status: { equals: 'answered' } })
+
+/**
+ * Citizens' questions. They arrive only through POST /api/questions/ask (rate-limited per
+ * client); an answer becomes public when staff apply an approved AI draft or write one themselves.
+ */
+export const Questions: CollectionConfig = {
+  slug: 'questions',
+  labels: { singular: 'Citizen question', plural: 'Citizen questions' },
+  access: {
+    admin: memberAdmin,
+    create: nobody,
+    read: answeredOrMember,
+    update: isStaff,
+    delete: isStaff,
+  },
+  defaultSort: '-createdAt',
+  admin: {
+    group: 'Citizens',
+    useAsTitle: 'question',
+    defaultColumns: ['question', 'city', 'status', 'createdAt'],
+  },
+  hooks: { beforeChange: [checkAnswer], afterChange: [revalidateQuestions] },
+  fields: [
+    { name: 'question', type: 'textarea', required: true, maxLength: 1000 },
+    {
+      name: 'city',
+      type: 'text',
+      validate: (value: string | null | undefined) => (!value || TENANT_NAME.test(value) ? true : 'Letters, digits, - and _ only'),
+      admin: { description: 'The tenant of the city asked about.' },
+    },
+    {
+      name: 'status',
+      type: 'select',
+      required: true,
+      index: true,
+      defaultValue: 'received',
+      options: [
+        { label: 'Received', value: 'received' },
+        { label: 'Answered (public)', value: 'answered' },
+        { label: 'Declined', value: 'declined' },
+      ],
+      admin: { position: 'sidebar' },
+    },
+    {
+      name: 'answer',
+      type: 'textarea',
+      maxLength: 3000,
+      admin: { description: 'Public once the status is answered. Write it yourself or apply an approved AI draft.' },
+    },
+    { name: 'answeredAt', type: 'date', admin: { position: 'sidebar', readOnly: true } },
+    {
+      name: 'answerDraft',
+      type: 'relationship',
+      relationTo: 'ai-drafts',
+      access: { read: ({ req }) => userIsMember(req.user) },
+      admin: { position: 'sidebar', readOnly: true, description: 'The approved AI draft the answer came from.' },
+    },
+  ],
+}

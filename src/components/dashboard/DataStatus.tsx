@@ -1,0 +1,28 @@
+'use client'
+
+import type { LayerState } from './DashboardProvider'
+
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+
+/** "Data as of 10:42:13", labelled stale when the broker stopped answering, or why nothing shows. */
+export function DataStatus({ state }: { state: LayerState }) {
+  if (state.status === 'loading') return <p className="data-status" role="status">Loading city data…</p>
+  if (state.status === 'unavailable') {
+    return (
+      <p className="data-status data-status--error" role="status">
+        City data is unavailable right now; this will retry automatically.
+      </p>
+    )
+  }
+  const meta = state.meta
+  if (!meta) return null
+  return (
+    <p className={`data-status${meta.stale ? ' data-status--stale' : ''}`} role="status">
+      {meta.stale ? 'Stale data, the city data service is not answering. Last update ' : 'Data as of '}
+      <time dateTime={meta.fetchedAt} suppressHydrationWarning>
+        {timeOf(meta.fetchedAt)}
+      </time>
+      {meta.truncated && ' (showing the first part of a larger data set)'}
+    </p>
+  )
+}

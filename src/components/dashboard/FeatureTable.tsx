@@ -1,0 +1,95 @@
+'use client'
+
+import { useMemo, useState } from 'react'
+
+import { displayValue, type SortDirection, sortFeatures } from '@/layers/summary'
+import type { Feature } from '@/ngsi'
+
+type Props = {
+  caption: string
+  features: Feature[]
+  columns: string[]
+  units: Record<string, string>
+  pageSize: number
+  /** Offered per row when the features are also on a map. */
+  onShow?: (feature: Feature) => void
+  captionHidden?: boolean
+}
+
+const label = (column: string) => (column === 'name' ? 'Name' : column)
+
+/** A sortable, paginated table of features; entity values are rendered as text, never as HTML. */
+export function FeatureTable({ caption, features, columns: chosen, units, pageSize, onShow, captionHidden }: Props) {
+  // The first column names the row (the entity's name, else its id).
+  const columns = chosen.filter((column) => column !== 'name')
+  const [sort, setSort] = useState<{ column: string; direction: SortDirection }>()
+  const [page, setPage] = useState(0)
+  const sorted = useMemo(() => (sort ? sortFeatures(features, sort.column, sort.direction) : features), [features, sort])
+  const pages = Math.max(1, Math.ceil(sorted.length / pageSize))
+  const current = Math.min(page, pages - 1)
+  const rows = sorted.slice(current * pageSize, (current + 1) * pageSize)
+
+  const toggleSort = (column: string) =>
+    setSort((previous) => ({
+      column,
+      direction: previous?.column === column && previous.direction === 'ascending' ? 'descending' : 'ascending',
+    }))
+
+  return (
+    <div className="feature-table">
+      <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
+        <table>
+          <caption className={captionHidden ? 'sr-only' : undefined}>{caption}</caption>
+          <thead>
+            <tr>
+              {['name', ...columns].map((column) => (
+                <th key={column} scope="col" aria-sort={sort?.column === column ? sort.direction : undefined}>
+                  <button type="button" onClick={() => toggleSort(column)}>
+                    {label(column)}
+                    {units[column] ? ` (${units[column]})` : ''}
+                    <span aria-hidden="true">{sort?.column === column ? (sort.direction === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
+                  </button>
+                </th>
+              ))}
+              {onShow && (
+                <th scope="col">
+                  <span className="sr-only">Map</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((feature) => (
+              <tr key={String(feature.id)}>
+                <th scope="row">{String(feature.properties.name ?? feature.id)}</th>
+                {columns.map((column) => (
+                  <td key={column}>{displayValue(feature.properties[column])}</td>
+                ))}
+                {onShow && (
+                  <td>
+                    <button type="button" className="link-button" onClick={() => onShow(feature)}>
+                      Show on map
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 && (
+        <nav className="pager" aria-label={`${caption}: pages`}>
+          <button type="button" onClick={() => setPage(current - 1)} disabled={current === 0}>
+            Previous
+          </button>
+          <span aria-live="polite">
+            Page {current + 1} of {pages} ({sorted.length} rows)
+          </span>
+          <button type="button" onClick={() => setPage(current + 1)} disabled={current >= pages - 1}>
+            Next
+          </button>
+        </nav>
+      )}
+    </div>
+  )
+}

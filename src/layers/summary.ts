@@ -1,0 +1,140 @@
+/**
+ * Pure helpers over a layer's GeoJSON features for the dashboard blocks: statistics, sorting,
+ * CSV/GeoJSON export and display text. No framework imports: the browser and tests use them alike.
+ */
+import type { Feature } from '@/ngsi'
+
+export const STATISTICS = ['count', 'average', 'min', 'max', 'sum'] as const
+export type Statistic = (typeof STATISTICS)[number]
+
+const numeric = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined
+
+/** One number over the features; `undefined` when no feature has a numeric value to aggregate. */
+export function computeStatistic(features: Feature[], statistic: Statistic, attribute?: string): number | undefined {
+  if (statistic === 'count') return features.length
+  const values = features.flatMap((feature) => {
+    const value = numeric(attribute ? feature.properties[attribute] : undefined)
+    return value === undefined ? [] : [value]
+  })
+  if (values.length === 0) return undefined
+  switch (statistic) {
+    case 'sum':
+      return values.reduce((total, value) => total + value, 0)
+    case 'average':
+      return values.reduce((total, value) => total + value, 0) / values.length
+    // A loop, not Math.min(...values): spreading 100k+ values overflows the call stack.
+    case 'min':
+      return values.reduce((lowest, value) => (value < lowest ? value : lowest))
+    case 'max':
+      return values.reduce((highest, value) => (value > highest ? value : highest))
+  }
+}
+
+export type Trend = { direction: 'up' | 'down' | 'flat'; delta: number }
+
+/** Change from the previous value; changes under 0.05 % of the value count as flat. */
+export function trendOf(current: number | undefined, previous: number | undefined): Trend | undefined {
+  if (current === undefined || previous === undefined) return undefined
+  const delta = current - previous
+  const tolerance = Math.max(Math.abs(previous), 1) * 0.0005
+  return { direction: Math.abs(delta) <= tolerance ? 'flat' : delta > 0 ? 'up' : 'down', delta }
+}
+
+export function formatNumber(value: number, locale = 'en'): string {
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value)
+}
+
+/** A cell's text: numbers formatted, objects as JSON, missing as an empty string. */
+export function displayValue(value: unknown, unit?: string, locale = 'en'): string {
+  if (value === null || value === undefined || value === '') return ''
+  if (typeof value === 'number') return unit ? `${formatNumber(value, locale)} ${unit}` : formatNumber(value, locale)
+  if (typeof value === 'object') return JSON.stringify(value)
+  return unit ? `${String(value)} ${unit}` : String(value)
+}
+
+/** "observed 5 minutes ago" in the page's language; undefined for an unreadable time. */
+export function observedAgo(observedAt: unknown, now: number, locale = 'en'): string | undefined {
+  if (typeof observedAt !== 'string') return undefined
+  const at = Date.parse(observedAt)
+  if (Number.isNaN(at)) return undefined
+  const seconds = Math.round((at - now) / 1000)
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
+  const steps: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ]
+  for (const [unit, size] of steps) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
+  }
+  return format.format(seconds, 'second')
+}
+
+export type SortDirection = 'ascending' | 'descending'
+
+/** Numbers before text, missing values last whatever the direction; stable. */
+export function sortFeatures(features: Feature[], column: string, direction: SortDirection): Feature[] {
+  const sign = direction === 'ascending' ? 1 : -1
+  const valueOf = (feature: Feature) => (column === 'id' ? feature.id : feature.properties[column])
+  return [...features].sort((a, b) => {
+    const left = valueOf(a)
+    const right = valueOf(b)
+    const leftMissing = left === null || left === undefined || left === ''
+    const rightMissing = right === null || right === undefined || right === ''
+    if (leftMissing || rightMissing) return Number(leftMissing) - Number(rightMissing)
+    if (typeof left === 'number' && typeof right === 'number') return (left - right) * sign
+    if (typeof left === 'number') return -1
+    if (typeof right === 'number') return 1
+    return String(left).localeCompare(String(right), undefined, { numeric: true }) * sign
+  })
+}
+
+// Spreadsheet apps run cells that start with these as formulas (CSV injection).
+const FORMULA_START = /^[=+\-@\t\r]/
+
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  let text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+}
+
+/** RFC 4180 CSV with id, the columns, longitude and latitude (point geometries). */
+export function featuresToCsv(features: Feature[], columns: string[]): string {
+  const header = ['id', ...columns, 'longitude', 'latitude']
+  const rows = features.map((feature) => {
+    const point = feature.geometry.type === 'Point' ? (feature.geometry.coordinates as number[]) : []
+    return [feature.id, ...columns.map((column) => feature.properties[column]), point[0], point[1]].map(csvCell).join(',')
+  })
+  return [header.map(csvCell).join(','), ...rows].join('\r\n') + '\r\n'
+}
+
+export function featuresToGeoJson(features: Feature[]): string {
+  return JSON.stringify({ type: 'FeatureCollection', features })
+}
+
+export type LayerAlert = { featureId: string; level: 'info' | 'warning' | 'critical'; message: string; name?: string }
+
+const RANK = { info: 0, warning: 1, critical: 2 } as const
+
+/** The alerts carried by features (set by the server's rule engine), most severe first. */
+export function alertsOf(features: Feature[]): LayerAlert[] {
+  const alerts: LayerAlert[] = []
+  for (const feature of features) {
+    const alert = feature.properties.alert as { level?: unknown; message?: unknown } | undefined
+    if (!alert || typeof alert !== 'object' || !(typeof alert.level === 'string' && alert.level in RANK)) continue
+    const name = feature.properties.name
+    alerts.push({
+      featureId: String(feature.id),
+      level: alert.level as LayerAlert['level'],
+      message: typeof alert.message === 'string' ? alert.message : '',
+      name: typeof name === 'string' ? name : undefined,
+    })
+  }
+  return alerts.sort((a, b) => RANK[b.level] - RANK[a.level])
+}
+
+/** One layer read for one city: the key of dashboard snapshots and subscriptions. */
+export const snapshotKey = (layerId: string, city: string) => `${layerId}|${city}`

@@ -1,0 +1,142 @@
+import { gunzipSync } from 'node:zlib'
+
+import { DATA_BLOCK_TYPES } from '@/blocks'
+import { env } from '@/env'
+import type { LayerMeta } from '@/layers/features'
+import { snapshotKey } from '@/layers/summary'
+import type { StyleSetting } from '@/map/style'
+import type { Feature } from '@/ngsi'
+import type { MapLayer, Page } from '@/payload-types'
+import { layerFeatures, toLayerSpec } from '@/utilities/layers'
+import { duringBuild, findGlobal, payloadClient } from '@/utilities/queries'
+
+/** What a browser may know of a map layer: its look and the attributes it shows, not its source. */
+export type DashboardLayer = {
+  id: string
+  name: string
+  description?: string
+  colour: string
+  radius: number
+  colourBy: 'style' | 'alert'
+  cluster: boolean
+  attributes: string[]
+  popupAttributes: string[]
+  refreshSeconds: number
+  /** The layer is pinned to this city whatever the page shows. */
+  fixedCity?: string
+}
+
+export type DashboardCity = { name: string; tenant: string; latitude: number; longitude: number; zoom: number }
+
+export type LayerSnapshot =
+  | { status: 'ready'; features: Feature[]; meta: LayerMeta }
+  /** Too large to inline in the HTML (or not loaded at build time): the browser fetches it. */
+  | { status: 'deferred' }
+  | { status: 'unavailable'; message: string }
+
+export type DashboardData = {
+  cities: DashboardCity[]
+  defaultCity: string
+  layers: Record<string, DashboardLayer>
+  /** Keyed by `snapshotKey(layerId, city)`. */
+  initial: Record<string, LayerSnapshot>
+  mapStyle: StyleSetting
+  mapToken?: string
+}
+
+/** Inlined layers make the first paint complete; beyond this size the HTML would get heavy. */
+const INLINE_FEATURE_LIMIT = 2_000
+
+type LayoutBlock = NonNullable<Page['layout']>[number]
+type DataBlock = Extract<LayoutBlock, { blockType: (typeof DATA_BLOCK_TYPES)[number] }>
+
+const isDataBlock = (block: LayoutBlock): block is DataBlock => (DATA_BLOCK_TYPES as readonly string[]).includes(block.blockType)
+
+const idOf = (value: number | string | MapLayer | null | undefined) =>
+  value === null || value === undefined ? undefined : String(typeof value === 'object' ? value.id : value)
+
+export function blockLayerIds(block: DataBlock): string[] {
+  const value = 'layers' in block ? block.layers : block.layer
+  return (Array.isArray(value) ? value : [value]).flatMap((item) => idOf(item) ?? [])
+}
+
+function toDashboardLayer(layer: MapLayer): DashboardLayer {
+  return {
+    id: String(layer.id),
+    name: layer.name,
+    description: layer.description ?? undefined,
+    colour: layer.style?.colour ?? '#0b5cad',
+    radius: layer.style?.radius ?? 6,
+    colourBy: layer.style?.colourBy === 'alert' ? 'alert' : 'style',
+    cluster: Boolean(layer.style?.cluster),
+    attributes: layer.attributes ?? [],
+    popupAttributes: layer.popupAttributes?.length ? layer.popupAttributes : (layer.attributes ?? []),
+    refreshSeconds: layer.refreshSeconds,
+    fixedCity: layer.source?.tenant || undefined,
+  }
+}
+
+async function snapshot(layer: MapLayer, city: string): Promise<LayerSnapshot> {
+  if (duringBuild()) return { status: 'deferred' }
+  try {
+    const tenant = layer.source?.tenant || city || undefined
+    const result = await layerFeatures().get(toLayerSpec(layer), { tenant })
+    if (result.meta.count > INLINE_FEATURE_LIMIT) return { status: 'deferred' }
+    const { features, meta } = JSON.parse(gunzipSync(result.gzipped).toString('utf8')) as { features: Feature[]; meta: LayerMeta }
+    return { status: 'ready', features, meta }
+  } catch {
+    // The page must render whatever the broker does; the browser retries on the layer's interval.
+    return { status: 'unavailable', message: 'City data cannot be loaded right now.' }
+  }
+}
+
+/**
+ * The layers a page's data blocks use, read with the reader's rights (citizens: public layers
+ * only), and their current features for the page's default city, ready to inline.
+ */
+export async function loadDashboard(page: Page, { draft }: { draft: boolean }): Promise<DashboardData | undefined> {
+  const blocks = (page.layout ?? []).filter(isDataBlock)
+  if (blocks.length === 0) return undefined
+  const settings = await findGlobal('site-settings')
+  const cities: DashboardCity[] = (settings?.cities ?? []).map(({ name, tenant, latitude, longitude, zoom }) => ({
+    name,
+    tenant,
+    latitude,
+    longitude,
+    zoom: zoom ?? 12,
+  }))
+  const defaultCity = page.tenant || cities[0]?.tenant || env().NGSI_LD_TENANT || ''
+
+  const ids = [...new Set(blocks.flatMap(blockLayerIds))]
+  const payload = await payloadClient()
+  const { docs } = await payload.find({
+    collection: 'map-layers',
+    where: { id: { in: ids } },
+    depth: 0,
+    limit: ids.length,
+    pagination: false,
+    // Draft previews come from signed-in members; published pages show public layers only.
+    overrideAccess: draft,
+  })
+  const layers = Object.fromEntries(docs.map((layer) => [String(layer.id), toDashboardLayer(layer)]))
+
+  const wanted = new Map<string, { layer: MapLayer; city: string }>()
+  for (const block of blocks) {
+    for (const id of blockLayerIds(block)) {
+      const layer = docs.find((doc) => String(doc.id) === id)
+      if (!layer) continue
+      const city = layer.source?.tenant || block.city || defaultCity
+      wanted.set(snapshotKey(id, city), { layer, city })
+    }
+  }
+  const entries = await Promise.all([...wanted].map(async ([key, { layer, city }]) => [key, await snapshot(layer, city)] as const))
+
+  return {
+    cities,
+    defaultCity,
+    layers,
+    initial: Object.fromEntries(entries),
+    mapStyle: { kind: settings?.mapStyle?.kind ?? 'offline', url: settings?.mapStyle?.url ?? undefined },
+    mapToken: env().PUBLIC_MAP_TOKEN || undefined,
+  }
+}

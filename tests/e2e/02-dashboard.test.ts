@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs'
+
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
+
+import { admin, editor } from './accounts'
+import { launchBrowser, screenshot } from './browser'
+import { markerCentre, pixelsOfColour } from './pixels'
+
+const baseUrl = inject('baseUrl')
+const AIR_COLOUR = '#d81b60'
+const DEVICE_COLOUR = '#00897b'
+const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
+
+let browser: Browser
+
+/** A browser session signed in through the login form. */
+async function signIn(account: { email: string; password: string }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const page = await context.newPage()
+  await page.goto(`${baseUrl}/admin/login`)
+  await page.locator('#field-email').fill(account.email)
+  await page.locator('#field-password').fill(account.password)
+  await page.getByRole('button', { name: /log ?in/i }).click()
+  await page.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
+  return page
+}
+
+/** The REST API as the signed-in user of `page` (same origin, the session cookie). */
+async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const { status, json } = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      })
+      return { status: response.status, json: await response.json() }
+    },
+    { method, path, body },
+  )
+  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`)
+  return json as T
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('a dashboard page, composed by an editor, used by a citizen', () => {
+  let citizenContext: BrowserContext
+  let citizen: Page
+  const blockedRequests: string[] = []
+  const dialogs: string[] = []
+
+  it('lets an editor compose and publish a page with a map of two layers, a KPI, a table and alerts', async () => {
+    const chief = await signIn(admin)
+    await api(chief, 'POST', '/api/globals/site-settings', {
+      title: 'City Dashboard',
+      cities: [
+        { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
+        { name: 'Porto', tenant: 'porto', latitude: 41.1579, longitude: -8.6291, zoom: 13 },
+      ],
+      mapStyle: { kind: 'offline' },
+    })
+    await api(chief, 'POST', '/api/users', { ...editor, name: 'Eddie Editor', role: 'editor' })
+
+    const page = await signIn(editor)
+    const layer = (data: Record<string, unknown>) =>
+      api<{ doc: { id: number } }>(page, 'POST', '/api/map-layers', { public: true, refreshSeconds: 60, maxFeatures: 5000, ...data }).then(({ doc }) => doc.id)
+    const air = await layer({
+      name: 'Air quality (e2e)',
+      entityType: 'AirQualityObserved',
+      attributes: ['name', 'no2', 'pm10'],
+      popupAttributes: ['no2', 'pm10'],
+      style: { colour: AIR_COLOUR, radius: 8, colourBy: 'style', cluster: false },
+      alertRules: [{ attribute: 'no2', operator: '>', value: '200', level: 'critical', message: 'NO2 at {value}, above 200' }],
+    })
+    const devices = await layer({
+      name: 'Devices (e2e)',
+      entityType: 'Device',
+      attributes: ['name', 'batteryLevel'],
+      popupAttributes: ['batteryLevel'],
+      style: { colour: DEVICE_COLOUR, radius: 8, colourBy: 'style', cluster: false },
+    })
+    await api(page, 'POST', '/api/pages', {
+      title: 'Air and sensors',
+      slug: 'air-and-sensors',
+      _status: 'published',
+      layout: [
+        { blockType: 'kpiCard', label: 'Highest NO2', layer: air, statistic: 'max', attribute: 'no2' },
+        { blockType: 'mapView', title: 'Air and sensors map', layers: [air, devices], height: 'medium', legend: true, showTable: true },
+        { blockType: 'alertsPanel', title: 'Alerts now', layers: [air], minimumLevel: 'warning' },
+        { blockType: 'entityTable', title: 'Stations', layer: air, columns: ['no2', 'pm10'], pageSize: 10 },
+      ],
+    })
+    // The editor sees the composed blocks in the admin's page editor.
+    await page.goto(`${baseUrl}/admin/collections/pages`)
+    await page.getByRole('link', { name: 'Air and sensors' }).first().click()
+    for (const label of ['Map view', 'KPI card', 'Alerts panel', 'Entity table']) {
+      await page.getByText(label, { exact: false }).first().waitFor({ timeout: 30_000 })
+    }
+    await screenshot(page, 'dashboard-admin-editor')
+  })
+
+  it('draws both layers on the map with the network closed and no map token', async () => {
+    citizenContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+    // Everything but the dashboard itself is unreachable, as on a closed network.
+    await citizenContext.route('**/*', (route) => {
+      const url = route.request().url()
+      if (url.startsWith(baseUrl) || url.startsWith('blob:') || url.startsWith('data:')) return route.continue()
+      blockedRequests.push(url)
+      return route.abort()
+    })
+    citizen = await citizenContext.newPage()
+    citizen.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    const response = await citizen.goto(`${baseUrl}/air-and-sensors`)
+    expect(response?.status()).toBe(200)
+    // The data is in the HTML before any script runs.
+    expect(await response?.text()).toContain('Calidad del aire')
+
+    const map = citizen.locator('.map-frame')
+    await citizen.locator('.maplibregl-canvas').waitFor({ timeout: 30_000 })
+    await expect.poll(async () => (await pixelsOfColour(map, AIR_COLOUR)).length, { timeout: 30_000 }).toBeGreaterThan(200)
+    await expect.poll(async () => (await pixelsOfColour(map, DEVICE_COLOUR)).length, { timeout: 30_000 }).toBeGreaterThan(200)
+    expect(blockedRequests).toEqual([])
+    await screenshot(citizen, 'dashboard-desktop')
+  })
+
+  it('opens a popup with the attributes, units and observation time of a clicked marker', async () => {
+    const map = citizen.locator('.map-frame')
+    const centre = markerCentre(await pixelsOfColour(map, AIR_COLOUR))
+    expect(centre).toBeDefined()
+    await map.click({ position: centre! })
+    const popup = citizen.locator('.maplibregl-popup')
+    await popup.waitFor({ timeout: 10_000 })
+    await expect(popup.textContent()).resolves.toMatch(/Air quality \(e2e\)[\s\S]*no2[\s\S]*observed/)
+  })
+
+  it('shows the highest NO2 and the alert it raises, and the alert leads to the feature on the map', async () => {
+    const kpi = Number((await citizen.locator('.kpi-value').first().textContent())?.replace(/[^\d.]/g, ''))
+    expect(kpi).toBeGreaterThan(200)
+    const alert = citizen.locator('.alerts-panel .alert--critical').first()
+    await expect(alert.textContent()).resolves.toMatch(/NO2 at [\d.]+, above 200/)
+    await alert.getByRole('button', { name: 'Show on map' }).click()
+    await expect.poll(() => citizen.locator('.maplibregl-popup').textContent(), { timeout: 10_000 }).toMatch(/NO2 at [\d.]+, above 200/)
+  })
+
+  it('renders an entity named with markup as text in the table and the popup; no script runs', async () => {
+    const table = citizen.locator('.entity-table')
+    await expect(table.getByText(HOSTILE_NAME, { exact: true }).count()).resolves.toBeGreaterThan(0)
+    await table.getByRole('row').filter({ hasText: HOSTILE_NAME }).getByRole('button', { name: 'Show on map' }).click()
+    await expect.poll(() => citizen.locator('.maplibregl-popup h3').textContent(), { timeout: 10_000 }).toBe(HOSTILE_NAME)
+    expect(await citizen.locator('img[src="x"]').count()).toBe(0)
+    expect(dialogs).toEqual([])
+  })
+
+  it('downloads the table as CSV', async () => {
+    const [download] = await Promise.all([
+      citizen.waitForEvent('download'),
+      citizen.locator('.entity-table').getByRole('button', { name: 'Download CSV' }).click(),
+    ])
+    const csv = readFileSync((await download.path())!, 'utf8')
+    const lines = csv.trim().split('\r\n')
+    expect(lines[0]).toBe('id,no2,pm10,longitude,latitude')
+    expect(lines.length).toBeGreaterThan(10)
+    expect(csv).toContain('urn:ngsi-ld:AirQualityObserved:santander-')
+  })
+
+  it('switches city through the URL and shows that city’s data and alerts', async () => {
+    await citizen.getByRole('link', { name: 'Porto' }).click()
+    await citizen.waitForURL(/\?city=porto/)
+    await expect.poll(() => citizen.locator('.entity-table').textContent(), { timeout: 30_000 }).toContain('Qualidade do ar')
+    await expect(citizen.locator('.alerts-panel').textContent()).resolves.toMatch(/NO2 at [\d.]+, above 200/)
+    const map = citizen.locator('.map-frame')
+    await expect.poll(async () => (await pixelsOfColour(map, AIR_COLOUR)).length, { timeout: 30_000 }).toBeGreaterThan(200)
+    // A link to the city opens it directly.
+    const again = await citizenContext.newPage()
+    await again.goto(`${baseUrl}/air-and-sensors?city=porto`)
+    await expect.poll(() => again.locator('.entity-table').textContent(), { timeout: 30_000 }).toContain('Qualidade do ar')
+    await again.close()
+  })
+
+  it('works on a 375 px wide phone', async () => {
+    await citizen.setViewportSize({ width: 375, height: 812 })
+    await citizen.goto(`${baseUrl}/air-and-sensors`)
+    await citizen.locator('.maplibregl-canvas').waitFor({ timeout: 30_000 })
+    const width = await citizen.evaluate(() => document.documentElement.scrollWidth)
+    expect(width).toBeLessThanOrEqual(375)
+    await expect.poll(async () => (await pixelsOfColour(citizen.locator('.map-frame'), AIR_COLOUR)).length, { timeout: 30_000 }).toBeGreaterThan(50)
+    await screenshot(citizen, 'dashboard-mobile')
+    expect(blockedRequests).toEqual([])
+    expect(dialogs).toEqual([])
+  })
+})

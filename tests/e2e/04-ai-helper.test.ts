@@ -1,0 +1,104 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
+
+import { admin } from './accounts'
+import { launchBrowser, screenshot } from './browser'
+
+// Needs the global setup to run the app with ENABLE_AI=true against a fake gateway, and the
+// admin account that 01-publishing.test.ts creates (files run in name order).
+const baseUrl = inject('baseUrl')
+const editor = { email: 'ai-editor@example.org', password: 'a-long-editor-password' }
+const post = { title: 'Tram line 3 opens', slug: 'tram-line-3-opens', original: 'Line 3 opens soon.' }
+
+let browser: Browser
+let page: Page
+let postUrl: string
+let aiText: string
+
+const citizenSees = async () => {
+  const citizen = await browser.newPage()
+  try {
+    const response = await citizen.goto(`${baseUrl}/posts/${post.slug}`)
+    expect(response?.status()).toBe(200)
+    return (await citizen.locator('main').textContent()) ?? ''
+  } finally {
+    await citizen.close()
+  }
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  const adminLogin = await fetch(`${baseUrl}/api/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(admin),
+  })
+  if (!adminLogin.ok) throw new Error('No admin account: run 01-publishing.test.ts before this file')
+  const { token } = (await adminLogin.json()) as { token: string }
+  const created = await fetch(`${baseUrl}/api/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `JWT ${token}` },
+    body: JSON.stringify({ ...editor, name: 'AI editor', role: 'editor' }),
+  })
+  expect(created.status).toBe(201)
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('an editor drafts a post with AI, approves, applies and publishes it by hand', () => {
+  it('signs in as an editor and publishes a post', async () => {
+    await page.goto(`${baseUrl}/admin/login`)
+    await page.locator('#field-email').fill(editor.email)
+    await page.locator('#field-password').fill(editor.password)
+    await page.getByRole('button', { name: /login/i }).click()
+    await page.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
+
+    await page.goto(`${baseUrl}/admin/collections/posts/create`)
+    await page.locator('#field-title').fill(post.title)
+    await page.locator('#field-slug').fill(post.slug)
+    await page.locator('[data-lexical-editor="true"]').first().click()
+    await page.keyboard.type(post.original)
+    await page.getByRole('button', { name: /publish changes/i }).click()
+    await page.waitForURL(/\/admin\/collections\/posts\/\d+/, { timeout: 30_000 })
+    await page.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
+    postUrl = page.url()
+    expect(await citizenSees()).toContain(post.original)
+  })
+
+  it('generates a draft with the button: it waits for review and the post is unchanged', async () => {
+    await page.getByLabel('Notes for the AI draft (optional)').fill('Opens on Monday; a tram every ten minutes.')
+    await page.getByRole('button', { name: 'Draft the content with AI' }).click()
+    await page.getByText('A draft is waiting for review').waitFor({ timeout: 60_000 })
+    await screenshot(page, 'ai-draft-requested')
+    await page.getByRole('link', { name: 'Review the draft' }).click()
+    await page.waitForURL(/\/admin\/collections\/ai-drafts\/\d+/, { timeout: 30_000 })
+    aiText = await page.locator('#field-draft').inputValue()
+    expect(aiText.length).toBeGreaterThan(0)
+    expect(await citizenSees()).not.toContain(aiText)
+  })
+
+  it('approves the draft in the review queue and applies it as an unpublished draft', async () => {
+    await page.getByRole('button', { name: 'Approve', exact: true }).click()
+    await page.getByRole('button', { name: 'Apply', exact: true }).waitFor({ timeout: 30_000 })
+    await screenshot(page, 'ai-draft-approved')
+    await page.getByRole('button', { name: 'Apply', exact: true }).click()
+    await page.getByText('This draft is applied').waitFor({ timeout: 30_000 })
+    // Applied, not published: citizens still read the published text.
+    const seen = await citizenSees()
+    expect(seen).toContain(post.original)
+    expect(seen).not.toContain(aiText)
+  })
+
+  it('publishes the post by hand, and only then citizens read the AI-drafted text', async () => {
+    await page.goto(postUrl)
+    const firstLine = aiText.split('\n')[0].replace(/[#*_`]/g, '').trim()
+    await page.locator('[data-lexical-editor="true"]').first().getByText(firstLine, { exact: false }).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: /publish changes/i }).click()
+    await page.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
+    await expect.poll(citizenSees, { timeout: 30_000 }).toContain(firstLine)
+    await screenshot(page, 'ai-draft-published')
+  })
+})

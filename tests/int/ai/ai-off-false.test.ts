@@ -1,0 +1,3 @@
+import { describeManualMode } from './manualMode'
+
+describeManualMode('false')

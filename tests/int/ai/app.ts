@@ -1,0 +1,79 @@
+import type { Payload } from 'payload'
+
+import { startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+import { authHeaders } from '../helpers/users'
+
+export const GATEWAY_KEY = 'sk-or-v1-integration-test-key'
+export const GATEWAY_MODEL = 'openai/gpt-4o-mini'
+
+export type AiEnvironment = {
+  /** ENABLE_AI as the process sees it; undefined = unset. */
+  enableAi: string | undefined
+  gatewayUrl?: string
+  brokerUrl?: string
+}
+
+/**
+ * Payload on the test database behind a real HTTP server with the AI routes (and the layer
+ * features route). The config and env() read the environment on first import, so it is set first.
+ */
+export async function startAiApp({ enableAi, gatewayUrl, brokerUrl }: AiEnvironment) {
+  if (enableAi === undefined) delete process.env.ENABLE_AI
+  else process.env.ENABLE_AI = enableAi
+  Object.assign(process.env, {
+    GATEWAY_URL: gatewayUrl ?? 'http://127.0.0.1:9',
+    GATEWAY_API_KEY: GATEWAY_KEY,
+    GATEWAY_MODEL,
+    GATEWAY_SITE_URL: 'https://dashboard.example.org',
+    GATEWAY_APP_NAME: 'City Dashboard Tests',
+    NGSI_LD_BROKER_URL: brokerUrl ?? 'http://127.0.0.1:9',
+    NGSI_LD_TENANT: '',
+    // Per-client limits are keyed by the address Next.js puts in X-Forwarded-For.
+    TRUST_PROXY: 'false',
+  })
+  const { payload, config } = await startPayload()
+  const server = await startHttpServer(config, {
+    '/api/ai/generate': (await import('@/app/api/ai/generate/route')).POST,
+    '/api/questions/ask': (await import('@/app/api/questions/ask/route')).POST,
+    '/api/layers/:id/features': (await import('@/app/api/layers/[id]/features/route')).GET,
+  })
+  return { payload, baseUrl: server.url, close: server.close }
+}
+
+export type Caller = { token?: string | null; ip?: string }
+
+/** A JSON request as a browser would send it; `caller.ip` stands for the client's address. */
+export function callJson(baseUrl: string, method: string, path: string, body?: unknown, caller: Caller = {}) {
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      ...authHeaders(caller.token ?? null),
+      ...(caller.ip ? { 'x-forwarded-for': caller.ip } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+/** The two demo cities of the demo broker, as Site settings lists them. */
+export async function configureCities(payload: Payload) {
+  await payload.updateGlobal({
+    slug: 'site-settings',
+    data: {
+      cities: [
+        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
+        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
+      ],
+    },
+  })
+}
+
+/** The plain text of a Lexical state, one line per block, to compare post contents. */
+export function plainText(node: unknown): string {
+  if (!node || typeof node !== 'object') return ''
+  const { type, text, children, root } = node as { type?: unknown; text?: unknown; children?: unknown; root?: unknown }
+  if (typeof text === 'string') return text
+  if (root) return plainText(root)
+  return Array.isArray(children) ? children.map(plainText).join(type === 'root' ? '\n' : '') : ''
+}

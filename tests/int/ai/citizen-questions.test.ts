@@ -1,0 +1,158 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import type { AiDraft, Question } from '@/payload-types'
+
+import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
+import { type Role, signedInRoles } from '../helpers/users'
+import { callJson, configureCities, GATEWAY_KEY, startAiApp } from './app'
+
+let payload: Payload
+let gateway: FakeGateway
+let broker: DemoBroker
+let baseUrl: string
+let closeServer: () => Promise<void>
+let tokens: Record<Role, string>
+
+let clients = 0
+/** Each test asks from its own address, so the per-client limit only bites where it is tested. */
+const newClient = () => `203.0.113.${++clients}`
+
+const ask = (body: unknown, ip = newClient()) => callJson(baseUrl, 'POST', '/api/questions/ask', body, { ip })
+const answerDraftsOf = async (questionId: number | string) =>
+  (
+    await payload.find({
+      collection: 'ai-drafts',
+      where: { task: { equals: 'citizen-answer' }, 'target.docId': { equals: String(questionId) } },
+      depth: 0,
+    })
+  ).docs
+const publicQuestions = async () => ((await (await callJson(baseUrl, 'GET', '/api/questions?limit=100')).json()) as { docs: Question[] }).docs
+
+beforeAll(async () => {
+  gateway = await startFakeGateway({ validKeys: [GATEWAY_KEY] })
+  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
+  const app = await startAiApp({ enableAi: 'true', gatewayUrl: gateway.url, brokerUrl: broker.url })
+  payload = app.payload
+  baseUrl = app.baseUrl
+  closeServer = app.close
+  await configureCities(payload)
+  await payload.create({
+    collection: 'map-layers',
+    data: {
+      name: 'Air quality (questions test)',
+      entityType: 'AirQualityObserved',
+      attributes: ['no2'],
+      alertRules: [{ attribute: 'no2', operator: '>', value: '0', level: 'critical', message: 'NO2 at {value}' }],
+      refreshSeconds: 60,
+      maxFeatures: 1000,
+    },
+  })
+  ;({ tokens } = await signedInRoles(payload, baseUrl, `questions${Date.now()}`))
+})
+
+afterAll(async () => {
+  await closeServer?.()
+  await Promise.all([gateway?.close(), broker?.close()])
+})
+
+beforeEach(() => gateway.reset())
+
+describe('POST /api/questions/ask', () => {
+  it('stores an anonymous question and drafts an answer from the city data, unpublished', async () => {
+    gateway.script(reply.success('Nitrogen dioxide is above the alert threshold at some stations today.'))
+    const response = await ask({ question: 'How is the air quality in Santander today?', city: 'santander' })
+    expect(response.status, await response.clone().text()).toBe(201)
+    const body = (await response.json()) as { question: { id: number; status: string }; message: string }
+    expect(body.question.status).toBe('received')
+    expect(body.message).toMatch(/staff will check/)
+
+    const stored = await payload.findByID({ collection: 'questions', id: body.question.id })
+    expect(stored).toMatchObject({ question: 'How is the air quality in Santander today?', city: 'santander', status: 'received' })
+    const [draft] = await answerDraftsOf(body.question.id)
+    expect(draft).toMatchObject({ status: 'pending_review', target: { collection: 'questions', field: 'answer' } })
+
+    // The prompt carries the question and a summary of the city's current data, not raw entities.
+    const prompt = (gateway.chatRequests[0].body as { messages: Array<{ content: string }> }).messages[0].content
+    expect(prompt).toContain('How is the air quality in Santander today?')
+    expect(prompt).toContain('Air quality (questions test)')
+    expect(prompt).toMatch(/"critical":\d+/)
+    expect(prompt).toMatch(/"no2":\{"min":/)
+
+    expect((await publicQuestions()).map((question) => question.id)).not.toContain(body.question.id)
+    expect((await callJson(baseUrl, 'GET', `/api/questions/${body.question.id}`)).status).toBe(404)
+  })
+
+  it('publishes the answer only once staff approve and apply it', async () => {
+    gateway.script(reply.success('Buses run every 15 minutes on line 1.'))
+    const { question } = (await (await ask({ question: 'How often does bus line 1 run?' })).json()) as { question: { id: number } }
+    const [draft] = await answerDraftsOf(question.id)
+    const patch = (status: AiDraft['status']) =>
+      callJson(baseUrl, 'PATCH', `/api/ai-drafts/${draft.id}`, { status }, { token: tokens.editor })
+
+    expect((await patch('approved')).status).toBe(200)
+    expect((await publicQuestions()).map((item) => item.id)).not.toContain(question.id)
+    expect((await patch('applied')).status).toBe(200)
+
+    const published = (await publicQuestions()).find((item) => item.id === question.id)
+    expect(published).toMatchObject({ question: 'How often does bus line 1 run?', answer: 'Buses run every 15 minutes on line 1.', status: 'answered' })
+    expect(published?.answeredAt).toEqual(expect.any(String))
+    // Which draft it came from is for staff only.
+    expect(published).not.toHaveProperty('answerDraft')
+  })
+
+  it('keeps the question when the gateway fails, without a draft', async () => {
+    gateway.script(reply.error(402))
+    const response = await ask({ question: 'Where can I charge an electric car?' })
+    expect(response.status).toBe(201)
+    const { question } = (await response.json()) as { question: { id: number } }
+    expect(await payload.findByID({ collection: 'questions', id: question.id })).toMatchObject({ status: 'received' })
+    expect(await answerDraftsOf(question.id)).toHaveLength(0)
+  })
+
+  it.each([
+    ['a question that is too short', { question: 'Why?' }, /question/],
+    ['an unknown city', { question: 'How warm is it today?', city: 'atlantis' }, /Unknown city/],
+    ['a city name with markup', { question: 'How warm is it today?', city: '<b>x</b>' }, /city/],
+    ['an unknown member', { question: 'How warm is it today?', answer: 'Sunny' }, /answer/],
+    ['a body that is not JSON', 'question=hi', /JSON/],
+  ])('answers %s with 400 {error}', async (_, body, message) => {
+    const response = await ask(body)
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { error: string }).error).toMatch(message)
+  })
+
+  it('limits each client with 429 {error} and Retry-After, without limiting the others', async () => {
+    gateway.script({ ...reply.error(402), times: Infinity })
+    const ip = newClient()
+    let refused: Response | undefined
+    for (let i = 0; i < 10 && !refused; i++) {
+      const response = await ask({ question: `Question number ${i} about the city` }, ip)
+      if (response.status === 429) refused = response
+      else expect(response.status).toBe(201)
+    }
+    expect(refused?.status).toBe(429)
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(((await refused!.json()) as { error: string }).error).toMatch(/too many requests/i)
+    expect((await ask({ question: 'A question from somebody else' })).status).toBe(201)
+  })
+
+  it('accepts questions only through the route: REST create is refused for everyone', async () => {
+    for (const token of [null, tokens.editor]) {
+      const response = await callJson(baseUrl, 'POST', '/api/questions', { question: 'Sneaking past the rate limit?' }, { token })
+      expect(response.status).toBe(403)
+    }
+  })
+
+  it('lets staff answer by hand, but not mark a question answered without an answer', async () => {
+    gateway.script(reply.error(402))
+    const { question } = (await (await ask({ question: 'When is the next council meeting?' })).json()) as { question: { id: number } }
+    const patch = (data: Record<string, unknown>) => callJson(baseUrl, 'PATCH', `/api/questions/${question.id}`, data, { token: tokens.editor })
+    const empty = await patch({ status: 'answered' })
+    expect(empty.status).toBe(400)
+    expect(((await empty.json()) as { errors: Array<{ message: string }> }).errors[0].message).toMatch(/needs an answer/)
+    expect((await patch({ status: 'answered', answer: 'On the first Monday of the month.' })).status).toBe(200)
+    expect((await publicQuestions()).find((item) => item.id === question.id)?.answer).toBe('On the first Monday of the month.')
+  })
+})

@@ -1,0 +1,68 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { startFakeGateway, type FakeGateway } from '../../fakes/gateway'
+import { type Role, signedInRoles } from '../helpers/users'
+import { callJson, GATEWAY_KEY, startAiApp } from './app'
+
+/**
+ * With AI switched off (ENABLE_AI unset, or anything but "true"): the helper answers in manual
+ * mode, creates no draft and sends nothing to the gateway, while citizens' questions still work.
+ */
+export function describeManualMode(enableAi: string | undefined) {
+  describe(`AI helper with ENABLE_AI ${enableAi === undefined ? 'unset' : `"${enableAi}"`}`, () => {
+    let payload: Payload
+    let gateway: FakeGateway
+    let baseUrl: string
+    let closeServer: () => Promise<void>
+    let tokens: Record<Role, string>
+
+    const generate = (role: Role) =>
+      callJson(baseUrl, 'POST', '/api/ai/generate', { task: 'documentation', input: { topic: 'Map layers' } }, { token: tokens[role] })
+    const draftCount = async () => (await payload.count({ collection: 'ai-drafts' })).totalDocs
+
+    beforeAll(async () => {
+      gateway = await startFakeGateway({ validKeys: [GATEWAY_KEY] })
+      const app = await startAiApp({ enableAi, gatewayUrl: gateway.url })
+      payload = app.payload
+      baseUrl = app.baseUrl
+      closeServer = app.close
+      ;({ tokens } = await signedInRoles(payload, baseUrl, `manual${Date.now()}`))
+    })
+
+    afterAll(async () => {
+      await closeServer?.()
+      await gateway?.close()
+    })
+
+    it('answers 200 {mode: "manual", content: "", message} without a draft or a gateway call', async () => {
+      const before = await draftCount()
+      const response = await generate('editor')
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ mode: 'manual', content: '', message: expect.stringMatching(/turned off.*enter the content manually/) })
+      expect(await draftCount()).toBe(before)
+      expect(gateway.requests).toHaveLength(0)
+    })
+
+    it('still takes citizens’ questions, without an answer draft', async () => {
+      const before = await draftCount()
+      const response = await callJson(baseUrl, 'POST', '/api/questions/ask', { question: 'Is the swimming pool open?' }, { ip: '198.51.100.20' })
+      expect(response.status).toBe(201)
+      expect(await draftCount()).toBe(before)
+      expect(gateway.requests).toHaveLength(0)
+    })
+
+    it('limits generation per signed-in user with 429 {error}', async () => {
+      let refused: Response | undefined
+      for (let i = 0; i < 30 && !refused; i++) {
+        const response = await generate('admin')
+        if (response.status === 429) refused = response
+      }
+      expect(refused?.status).toBe(429)
+      expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(((await refused!.json()) as { error: string }).error).toMatch(/too many/i)
+      // Another user has a budget of their own.
+      expect((await generate('editor')).status).toBe(200)
+    })
+  })
+}
