@@ -8,7 +8,7 @@ import type { StyleSetting } from '@/map/style'
 import type { Feature } from '@/ngsi'
 import type { MapLayer, Page } from '@/payload-types'
 import { layerFeatures, toLayerSpec } from '@/utilities/layers'
-import { duringBuild, findGlobal, payloadClient } from '@/utilities/queries'
+import { findGlobal, payloadClient } from '@/utilities/queries'
 
 /** What a browser may know of a map layer: its look and the attributes it shows, not its source. */
 export type DashboardLayer = {
@@ -30,7 +30,7 @@ export type DashboardCity = { name: string; tenant: string; latitude: number; lo
 
 export type LayerSnapshot =
   | { status: 'ready'; features: Feature[]; meta: LayerMeta }
-  /** Too large to inline in the HTML (or not loaded at build time): the browser fetches it. */
+  /** Too large to inline in the HTML: the browser fetches it. */
   | { status: 'deferred' }
   | { status: 'unavailable'; message: string }
 
@@ -77,7 +77,6 @@ function toDashboardLayer(layer: MapLayer): DashboardLayer {
 }
 
 async function snapshot(layer: MapLayer, city: string): Promise<LayerSnapshot> {
-  if (duringBuild()) return { status: 'deferred' }
   try {
     const tenant = layer.source?.tenant || city || undefined
     const result = await layerFeatures().get(toLayerSpec(layer), { tenant })

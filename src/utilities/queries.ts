@@ -7,7 +7,7 @@ import type { Footer, Header, Page, Post, SiteSetting } from '@/payload-types'
  * Data for citizens' pages. A Docker image is built without a database: during `next build`
  * a failed query renders the page empty, and time-based revalidation fills it in once running.
  */
-export const duringBuild = () => process.env.NEXT_PHASE === 'phase-production-build'
+const duringBuild = () => process.env.NEXT_PHASE === 'phase-production-build'
 
 async function tolerantAtBuild<T>(what: string, query: () => Promise<T>, fallback: T): Promise<T> {
   try {

@@ -50,19 +50,26 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: 'warn',
   }
 
-  // Hostile names: entity 3 of every type is called <img src=x onerror=alert(1)> (XSS checks).
-  startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names'], { env })
-  await runToEnd(bin('payload'), ['migrate'], { env })
-  if (process.env.E2E_SKIP_BUILD !== 'true') await runToEnd(bin('next'), ['build', '--webpack'], { env })
-  startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], { env })
-  await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 90_000 })
-  await waitForUrl(`${brokerUrl}/version`, { timeoutMs: 30_000, accept: () => true })
-
-  project.provide('baseUrl', baseUrl)
-  project.provide('brokerUrl', brokerUrl)
-  return () => {
+  const teardown = () => {
     stopAll()
     void gateway.close()
     rmSync(workDir, { recursive: true, force: true })
   }
+  try {
+    // Hostile names: entity 3 of every type is called <img src=x onerror=alert(1)> (XSS checks).
+    startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names'], { env })
+    await runToEnd(bin('payload'), ['migrate'], { env })
+    if (process.env.E2E_SKIP_BUILD !== 'true') await runToEnd(bin('next'), ['build', '--webpack'], { env })
+    startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], { env })
+    await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 90_000 })
+    await waitForUrl(`${brokerUrl}/version`, { timeoutMs: 30_000, accept: () => true })
+  } catch (error) {
+    // Vitest runs no teardown for a failed setup: leave no server holding the ports.
+    teardown()
+    throw error
+  }
+
+  project.provide('baseUrl', baseUrl)
+  project.provide('brokerUrl', brokerUrl)
+  return teardown
 }

@@ -38,7 +38,7 @@ export function MapViewBlock(block: MapViewBlockData) {
     <section className="block map-view" aria-labelledby={`${regionId}-title`}>
       <h2 id={`${regionId}-title`}>{block.title}</h2>
       {layers.map((state) => (
-        <DataStatus key={state.layerId} state={state} />
+        <DataStatus key={state.layerId} state={state} label={layers.length > 1 ? data.layers[state.layerId].name : undefined} />
       ))}
       <div className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }}>
         <MapCanvas

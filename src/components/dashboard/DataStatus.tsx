@@ -5,12 +5,13 @@ import type { LayerState } from './DashboardProvider'
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
 
 /** "Data as of 10:42:13", labelled stale when the broker stopped answering, or why nothing shows. */
-export function DataStatus({ state }: { state: LayerState }) {
-  if (state.status === 'loading') return <p className="data-status" role="status">Loading city data…</p>
+export function DataStatus({ state, label }: { state: LayerState; label?: string }) {
+  const prefix = label ? `${label}: ` : ''
+  if (state.status === 'loading') return <p className="data-status" role="status">{prefix}Loading city data…</p>
   if (state.status === 'unavailable') {
     return (
       <p className="data-status data-status--error" role="status">
-        City data is unavailable right now; this will retry automatically.
+        {prefix}City data is unavailable right now; this will retry automatically.
       </p>
     )
   }
@@ -18,6 +19,7 @@ export function DataStatus({ state }: { state: LayerState }) {
   if (!meta) return null
   return (
     <p className={`data-status${meta.stale ? ' data-status--stale' : ''}`} role="status">
+      {prefix}
       {meta.stale ? 'Stale data, the city data service is not answering. Last update ' : 'Data as of '}
       <time dateTime={meta.fetchedAt} suppressHydrationWarning>
         {timeOf(meta.fetchedAt)}
