@@ -49,7 +49,7 @@ export const Posts: CollectionConfig = {
                   enabled: true,
                   prompts: {
                     generate:
-                      'Write a short, factual news post for the citizens of {city} titled "{title}". Plain language, no speculation.',
+                      'Write a short, factual news post for the city’s citizens titled {{title}}. Plain language, no speculation.',
                   },
                 },
               },

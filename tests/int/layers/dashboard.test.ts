@@ -1,0 +1,125 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import type { Page } from '@/payload-types'
+import type { DashboardData } from '@/utilities/dashboard'
+
+import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { startPayload } from '../helpers/payload'
+
+let payload: Payload
+let broker: DemoBroker
+let loadDashboard: (page: Page, options: { draft: boolean }) => Promise<DashboardData | undefined>
+
+const layer = (name: string, data: Record<string, unknown> = {}) =>
+  payload
+    .create({
+      collection: 'map-layers',
+      overrideAccess: true,
+      data: {
+        name,
+        public: true,
+        entityType: 'AirQualityObserved',
+        attributes: ['name', 'no2'],
+        refreshSeconds: 60,
+        maxFeatures: 5_000,
+        source: { filters: [{ attribute: 'no2', operator: '>=', value: '0' }] },
+        alertRules: [{ attribute: 'no2', operator: '>', value: '200', level: 'critical', message: 'NO2 {value}' }],
+        ...data,
+      },
+    })
+    .then((doc) => doc.id)
+
+const page = (slug: string, layout: NonNullable<Page['layout']>) =>
+  payload.create({ collection: 'pages', overrideAccess: true, context: { disableRevalidate: true }, data: { title: slug, slug, _status: 'published', layout } })
+
+beforeAll(async () => {
+  broker = await startDemoBroker({ port: 0 })
+  process.env.NGSI_LD_BROKER_URL = broker.url
+  process.env.NGSI_LD_TENANT = ''
+  ;({ payload } = await startPayload())
+  ;({ loadDashboard } = await import('@/utilities/dashboard'))
+  await payload.updateGlobal({
+    slug: 'site-settings',
+    data: {
+      title: 'Test city',
+      cities: [
+        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
+        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
+      ],
+    },
+  })
+})
+
+let brokerDown = false
+
+afterAll(async () => {
+  if (!brokerDown) await broker?.close()
+})
+
+describe('loadDashboard (the data a prerendered dashboard page carries)', () => {
+  it('inlines public layers for the default city, with alerts, and tells the browser nothing about their source', async () => {
+    const air = await layer('Air')
+    const staffOnly = await layer('Staff only', { public: false })
+    const doc = await page('dash-public', [
+      { blockType: 'mapView', title: 'Map', layers: [air, staffOnly] },
+      { blockType: 'kpiCard', label: 'NO2', layer: air, statistic: 'max', attribute: 'no2' },
+    ])
+    const data = (await loadDashboard(doc, { draft: false }))!
+    expect(Object.keys(data.layers)).toEqual([String(air)])
+    expect(data.defaultCity).toBe('santander')
+    expect(data.cities.map((city) => city.tenant)).toEqual(['santander', 'porto'])
+    const snapshot = data.initial[`${air}|santander`]
+    expect(snapshot.status).toBe('ready')
+    if (snapshot.status !== 'ready') return
+    expect(snapshot.features.length).toBe(60)
+    expect(snapshot.features.some((feature) => (feature.properties.alert as { level?: string } | undefined)?.level === 'critical')).toBe(true)
+    expect(Object.keys(snapshot.features[0].properties).sort()).toEqual(expect.arrayContaining(['name', 'no2']))
+    expect(snapshot.features[0].properties).not.toHaveProperty('pm10')
+    const serialised = JSON.stringify(data)
+    expect(serialised).not.toContain('Staff only')
+    expect(serialised).not.toContain('filters')
+    expect(serialised).not.toContain('alertRules')
+  })
+
+  it('shows members every layer in a draft preview', async () => {
+    const staffOnly = await layer('Preview only', { public: false })
+    const doc = await page('dash-preview', [{ blockType: 'mapView', title: 'Map', layers: [staffOnly] }])
+    expect(Object.keys((await loadDashboard(doc, { draft: true }))!.layers)).toEqual([String(staffOnly)])
+    expect(Object.keys((await loadDashboard(doc, { draft: false }))!.layers)).toEqual([])
+  })
+
+  it('reads a block pinned to a city and a layer pinned to a tenant for those cities', async () => {
+    const pinned = await layer('Porto only', { source: { tenant: 'porto' } })
+    const air = await layer('Air again')
+    const doc = await page('dash-cities', [
+      { blockType: 'mapView', title: 'Pinned layer', layers: [pinned] },
+      { blockType: 'entityTable', title: 'Porto table', layer: air, city: 'porto' },
+    ])
+    const data = (await loadDashboard(doc, { draft: false }))!
+    expect(Object.keys(data.initial).sort()).toEqual([`${air}|porto`, `${pinned}|porto`].sort())
+    expect(data.layers[String(pinned)].fixedCity).toBe('porto')
+  })
+
+  it('refuses a block city that Site settings does not list', async () => {
+    const air = await layer('Air for validation')
+    const error = await page('dash-bad-city', [{ blockType: 'kpiCard', label: 'x', layer: air, statistic: 'count', city: 'atlantis' }]).catch(
+      (caught: { data?: unknown }) => caught,
+    )
+    expect(JSON.stringify((error as { data?: unknown }).data)).toMatch(/Unknown city \\"atlantis\\"/)
+  })
+
+  it('still renders when the broker is down: layers marked unavailable, never an exception', async () => {
+    const air = await layer('Air while down')
+    const doc = await page('dash-down', [{ blockType: 'mapView', title: 'Map', layers: [air] }])
+    await broker.close()
+    brokerDown = true
+    const data = (await loadDashboard(doc, { draft: false }))!
+    expect(data.initial[`${air}|santander`]).toMatchObject({ status: 'unavailable' })
+  })
+
+  it('has nothing to load for a page without data blocks', async () => {
+    const doc = await page('plain', [])
+    expect(await loadDashboard(doc, { draft: false })).toBeUndefined()
+  })
+})
