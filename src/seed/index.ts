@@ -176,6 +176,7 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
       navItems: [
         { link: { type: 'reference', reference: { relationTo: 'pages', value: home.id }, label: 'Home' } },
         { link: { type: 'custom', url: '/posts', label: 'News' } },
+        { link: { type: 'custom', url: '/questions', label: 'Questions' } },
       ],
     },
   })

@@ -25,6 +25,9 @@ export function MapViewBlock(block: MapViewBlockData) {
   const layers = useLayersData(layerIds, block.city)
   const [hidden, setHidden] = useState<Record<string, boolean>>({})
   const [tableShown, setTableShown] = useState(false)
+  // Busy until the map has drawn the layers' data: assistive technology (and benchmarks) can wait for it.
+  const loading = layers.some((state) => state.status === 'loading')
+  const [drawn, setDrawn] = useState(false)
   const cityName = block.city || pageCity
   const city = data.cities.find((known) => known.tenant === cityName) ?? data.cities[0]
   const center = {
@@ -40,13 +43,14 @@ export function MapViewBlock(block: MapViewBlockData) {
       {layers.map((state) => (
         <DataStatus key={state.layerId} state={state} label={layers.length > 1 ? data.layers[state.layerId].name : undefined} />
       ))}
-      <div className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }}>
+      <div className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
         <MapCanvas
           label={`Map: ${block.title}`}
           center={center}
           style={data.mapStyle}
           token={data.mapToken}
           layers={layers.map((state) => ({ layer: data.layers[state.layerId], features: state.features, units: state.meta?.units ?? {}, visible: !hidden[state.layerId] }))}
+          onIdle={() => setDrawn(!loading)}
         />
       </div>
       {block.legend !== false && (

@@ -33,6 +33,8 @@ type Props = {
   style: StyleSetting
   token?: string
   layers: CanvasLayer[]
+  /** The map has drawn everything it was given (MapLibre's `idle`). */
+  onIdle?: () => void
 }
 
 type OpenPopup = { layerId: string; index: number; longitude: number; latitude: number }
@@ -63,7 +65,7 @@ function toSourceData(features: Feature[]) {
 const firstPoint = (feature: Feature): [number, number] | undefined =>
   feature.geometry.type === 'Point' ? (feature.geometry.coordinates as [number, number]) : undefined
 
-export default function MapCanvas({ label, center, style, token, layers }: Props) {
+export default function MapCanvas({ label, center, style, token, layers, onIdle }: Props) {
   const map = useRef<MapRef>(null)
   const { focus } = useDashboard()
   const [mapStyle, setMapStyle] = useState(() => chooseStyle(style, token))
@@ -131,6 +133,7 @@ export default function MapCanvas({ label, center, style, token, layers }: Props
       }}
       interactiveLayerIds={interactive}
       onClick={onClick}
+      onIdle={onIdle}
       cursor={popup ? 'auto' : undefined}
       attributionControl={{ compact: true }}
       style={{ width: '100%', height: '100%' }}
