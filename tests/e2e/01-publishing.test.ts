@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { admin } from './accounts'
-import { launchBrowser, screenshot } from './browser'
+import { launchBrowser, openAdmin, screenshot } from './browser'
 
 const baseUrl = inject('baseUrl')
 
@@ -17,7 +17,7 @@ afterAll(async () => {
 })
 
 async function createPage(page: Page, title: string, slug: string, action: 'publish' | 'draft') {
-  await page.goto(`${baseUrl}/admin/collections/pages/create`)
+  await openAdmin(page, `${baseUrl}/admin/collections/pages/create`)
   await page.locator('#field-title').fill(title)
   await page.locator('#field-slug').fill(slug)
   if (action === 'publish') {
@@ -46,8 +46,7 @@ describe('an editor publishes, a citizen reads', () => {
   it('the first person to sign up becomes the admin', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     editor = await context.newPage()
-    await editor.goto(`${baseUrl}/admin`)
-    await editor.waitForURL(/create-first-user/, { timeout: 30_000 })
+    await openAdmin(editor, `${baseUrl}/admin`, /create-first-user/)
     await editor.locator('#field-email').fill(admin.email)
     await editor.locator('#field-password').fill(admin.password)
     await editor.locator('#field-confirm-password').fill(admin.password)

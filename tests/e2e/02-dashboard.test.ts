@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { admin, editor } from './accounts'
-import { launchBrowser, screenshot } from './browser'
+import { launchBrowser, openAdmin, screenshot } from './browser'
 import { markerCentre, pixelsOfColour } from './pixels'
 
 const baseUrl = inject('baseUrl')
@@ -18,7 +18,7 @@ let browser: Browser
 async function signIn(account: { email: string; password: string }): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const page = await context.newPage()
-  await page.goto(`${baseUrl}/admin/login`)
+  await openAdmin(page, `${baseUrl}/admin/login`)
   await page.locator('#field-email').fill(account.email)
   await page.locator('#field-password').fill(account.password)
   await page.getByRole('button', { name: /log ?in/i }).click()
@@ -99,7 +99,7 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
       ],
     })
     // The editor sees the composed blocks in the admin's page editor.
-    await page.goto(`${baseUrl}/admin/collections/pages`)
+    await openAdmin(page, `${baseUrl}/admin/collections/pages`)
     await page.getByRole('link', { name: 'Air and sensors' }).first().click()
     for (const label of ['Map view', 'KPI card', 'Alerts panel', 'Entity table']) {
       await page.getByText(label, { exact: false }).first().waitFor({ timeout: 30_000 })

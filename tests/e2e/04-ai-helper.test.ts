@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { admin } from './accounts'
-import { launchBrowser, screenshot } from './browser'
+import { launchBrowser, openAdmin, screenshot } from './browser'
 
 // Needs the global setup to run the app with ENABLE_AI=true against a fake gateway, and the
 // admin account that 01-publishing.test.ts creates (files run in name order).
@@ -50,13 +50,13 @@ afterAll(async () => {
 
 describe('an editor drafts a post with AI, approves, applies and publishes it by hand', () => {
   it('signs in as an editor and publishes a post', async () => {
-    await page.goto(`${baseUrl}/admin/login`)
+    await openAdmin(page, `${baseUrl}/admin/login`)
     await page.locator('#field-email').fill(editor.email)
     await page.locator('#field-password').fill(editor.password)
     await page.getByRole('button', { name: /login/i }).click()
     await page.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
 
-    await page.goto(`${baseUrl}/admin/collections/posts/create`)
+    await openAdmin(page, `${baseUrl}/admin/collections/posts/create`)
     await page.locator('#field-title').fill(post.title)
     await page.locator('#field-slug').fill(post.slug)
     await page.locator('[data-lexical-editor="true"]').first().click()
