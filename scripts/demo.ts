@@ -11,7 +11,7 @@ import path from 'node:path'
 import { InvalidEnvironmentError, parseEnv } from '../src/env'
 
 import { loadDotEnv } from './dotenv'
-import { runToEnd, startProcess, stopAll, waitForUrl } from './processes'
+import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from './processes'
 
 const step = (message: string) => console.log(`\n▶ ${message}`)
 const bin = (name: string) => path.join('node_modules', '.bin', name)
@@ -54,7 +54,7 @@ async function main() {
   }
 
   step('Applying database migrations')
-  await runToEnd(bin('payload'), ['migrate'])
+  await migrate()
 
   step('Seeding demo content (only into an empty database)')
   await runToEnd(bin('tsx'), ['scripts/seed.ts'])

@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, statSync } from 'node:fs'
+import path from 'node:path'
 
 /** Child processes in their own process groups, so stopping one also stops what it started. */
 const children = new Set<ChildProcess>()
@@ -22,6 +24,22 @@ export function runToEnd(command: string, args: string[], options: { env?: NodeJ
       code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}`)),
     )
   })
+}
+
+/**
+ * `payload migrate`, checked. Under load Payload's CLI sometimes exits 0 at once without running
+ * anything (payloadcms/payload#16381), and the app then fails with "no such table". A migrated
+ * SQLite file is never empty, so for `file:` databases it runs again until the file has content.
+ */
+export async function migrate(env: NodeJS.ProcessEnv = process.env) {
+  const uri = env.DATABASE_URI ?? ''
+  const file = uri.startsWith('file:') ? uri.slice('file:'.length) : undefined
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await runToEnd(path.join('node_modules', '.bin', 'payload'), ['migrate'], { env })
+    if (!file || (existsSync(file) && statSync(file).size > 0)) return
+    console.warn(`payload migrate exited without migrating ${file} (attempt ${attempt}); running it again`)
+  }
+  throw new Error(`payload migrate did not create the database ${file}`)
 }
 
 export function stopAll(signal: NodeJS.Signals = 'SIGTERM') {

@@ -5,7 +5,7 @@ import path from 'node:path'
 
 import type { TestProject } from 'vitest/node'
 
-import { runToEnd, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
 import { reply, startFakeGateway } from '../fakes/gateway'
 
 declare module 'vitest' {
@@ -58,7 +58,7 @@ export default async function setup(project: TestProject) {
   try {
     // Hostile names: entity 3 of every type is called <img src=x onerror=alert(1)> (XSS checks).
     startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names'], { env })
-    await runToEnd(bin('payload'), ['migrate'], { env })
+    await migrate(env)
     if (process.env.E2E_SKIP_BUILD !== 'true') await runToEnd(bin('next'), ['build', '--webpack'], { env })
     startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], { env })
     await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 90_000 })
