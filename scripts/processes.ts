@@ -16,20 +16,31 @@ export function startProcess(command: string, args: string[], options: { env?: N
   return child
 }
 
-export function runToEnd(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<void> {
-  const child = startProcess(command, args, options)
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}`)),
-    )
-  })
+/** Node's exit code for a module whose top-level await never settled. */
+const UNSETTLED_TOP_LEVEL_AWAIT = 13
+
+/**
+ * Runs a command to its end. Loading the Payload config through tsx's ES-module loader sometimes
+ * never finishes (Node then exits with 13 and nothing done; payloadcms/payload#16381 is the same
+ * race seen from Payload's own CLI): such a run is started again, up to three times.
+ */
+export async function runToEnd(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const code = await new Promise<number | NodeJS.Signals>((resolve, reject) => {
+      const child = startProcess(command, args, options)
+      child.on('error', reject)
+      child.on('exit', (exitCode, signal) => resolve(exitCode ?? signal ?? 1))
+    })
+    if (code === 0) return
+    if (code !== UNSETTLED_TOP_LEVEL_AWAIT || attempt === 3) throw new Error(`${command} ${args.join(' ')} exited with ${code}`)
+    console.warn(`${command} ${args.join(' ')} stopped before loading (exit 13); running it again`)
+  }
 }
 
 /**
- * `payload migrate`, checked. Under load Payload's CLI sometimes exits 0 at once without running
- * anything (payloadcms/payload#16381), and the app then fails with "no such table". A migrated
- * SQLite file is never empty, so for `file:` databases it runs again until the file has content.
+ * `payload migrate`, checked. Payload's CLI sometimes exits 0 at once without running anything
+ * (the same loader race, payloadcms/payload#16381), and the app then fails with "no such table".
+ * A migrated SQLite file is never empty, so for `file:` databases it runs again until it has content.
  */
 export async function migrate(env: NodeJS.ProcessEnv = process.env) {
   const uri = env.DATABASE_URI ?? ''
