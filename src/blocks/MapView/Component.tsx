@@ -17,7 +17,6 @@ const MapCanvas = dynamic(() => import('./MapCanvas'), {
 })
 
 const HEIGHTS = { small: 320, medium: 480, large: 640 } as const
-const SCREEN_READER_ROWS = 500
 
 export function MapViewBlock(block: MapViewBlockData) {
   const { data, city: pageCity, focusFeature } = useDashboard()
@@ -87,7 +86,7 @@ export function MapViewBlock(block: MapViewBlockData) {
           {tableShown ? 'Hide the table' : 'Show as table'}
         </button>
       )}
-      {/* The same features as a table: always there for screen readers, shown on request. */}
+      {/* The same features as a paged table: always there for screen readers, shown on request. */}
       <div className={tableShown ? 'map-table' : 'sr-only'}>
         {layers.map((state) => {
           const layer = data.layers[state.layerId]
@@ -95,10 +94,10 @@ export function MapViewBlock(block: MapViewBlockData) {
             <FeatureTable
               key={state.layerId}
               caption={`${layer.name}: ${state.features.length} places`}
-              features={state.features.slice(0, SCREEN_READER_ROWS)}
+              features={state.features}
               columns={layer.popupAttributes}
               units={state.meta?.units ?? {}}
-              pageSize={tableShown ? 20 : SCREEN_READER_ROWS}
+              pageSize={20}
               onShow={(feature) => {
                 focusFeature(state.layerId, String(feature.id))
                 document.getElementById(regionId)?.scrollIntoView({ behavior: 'smooth', block: 'center' })

@@ -1,0 +1,271 @@
+/**
+ * Dashboard page benchmarks (issue 4), against the production build and the demo broker:
+ *
+ *   1. a published page with a MapView of 3 layers vs a static Next page (/posts, the floor),
+ *      autocannon at 50 connections: throughput ratio and p99; the page's HTML size;
+ *   2. first-load JavaScript (gzip) of that page, map library included, and of a page without a map;
+ *   3. navigation → the map's first `idle` with its data drawn (the map frame's aria-busy turns
+ *      false) in headless Chromium with 10,000 and 50,000 features, ÷ a bare MapLibre page drawing
+ *      the same points (the floor).
+ *
+ * Environment: BENCH_BUILD=true rebuilds; DASH_PORT (3500), DASH_BROKER_PORT (1527), DASH_FLOOR_PORT
+ * (3501), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50), DASH_MAP_RUNS (3). Writes
+ * bench/results/dashboard.json.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { gunzipSync, gzipSync } from 'node:zlib'
+
+import autocannon from 'autocannon'
+import { chromium, type Browser } from 'playwright-core'
+
+import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from '../scripts/processes'
+
+const numberSetting = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
+const settings = {
+  port: numberSetting('DASH_PORT', 3500),
+  brokerPort: numberSetting('DASH_BROKER_PORT', 1527),
+  floorPort: numberSetting('DASH_FLOOR_PORT', 3501),
+  duration: numberSetting('BENCH_DURATION', 10),
+  connections: numberSetting('BENCH_CONNECTIONS', 50),
+  mapRuns: numberSetting('DASH_MAP_RUNS', 3),
+  build: process.env.BENCH_BUILD === 'true' || !existsSync(path.join('.next', 'BUILD_ID')),
+}
+const baseUrl = `http://127.0.0.1:${settings.port}`
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+const MAP_VIEWPORT = { width: 1280, height: 900 }
+
+type Figure = { name: string; value: number; unit: string; target?: string; pass?: boolean; note?: string }
+const figures: Figure[] = []
+const log = (message: string) => console.log(`• ${message}`)
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
+
+async function api<T>(method: string, route: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) },
+    body: JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+async function seed() {
+  const { token } = await api<{ token: string }>('POST', '/api/users/first-register', {
+    email: 'dash-bench@example.org',
+    password: randomBytes(12).toString('hex'),
+  })
+  await api('POST', '/api/globals/site-settings', {
+    title: 'Benchmark city',
+    cities: [{ name: 'Santander', tenant: 'santander', latitude: 43.462, longitude: -3.81, zoom: 12 }],
+  }, token)
+  const layer = async (name: string, entityType: string, attributes: string[], maxFeatures: number, colour: string) =>
+    (
+      await api<{ doc: { id: number } }>('POST', '/api/map-layers', {
+        name,
+        public: true,
+        entityType,
+        attributes,
+        maxFeatures,
+        refreshSeconds: 300,
+        style: { colour, radius: 5, colourBy: 'style', cluster: false },
+      }, token)
+    ).doc.id
+  const air = await layer('Air quality', 'AirQualityObserved', ['name', 'no2', 'pm10'], 1_000, '#d81b60')
+  const weather = await layer('Weather', 'WeatherObserved', ['name', 'temperature'], 1_000, '#1565c0')
+  const devices = await layer('Devices', 'Device', ['name', 'batteryLevel'], 1_000, '#00897b')
+  const air10k = await layer('Air 10k', 'AirQualityObserved', ['name', 'no2', 'pm10'], 10_000, '#d81b60')
+  const air50k = await layer('Air 50k', 'AirQualityObserved', ['name', 'no2', 'pm10'], 50_000, '#d81b60')
+  const page = (slug: string, layers: number[]) =>
+    api('POST', '/api/pages', {
+      title: slug,
+      slug,
+      _status: 'published',
+      layout: [{ blockType: 'mapView', title: 'Map', layers, height: 'medium', legend: true }],
+    }, token)
+  await page('bench-dashboard', [air, weather, devices])
+  await page('bench-map-10k', [air10k])
+  await page('bench-map-50k', [air50k])
+  return { air10k, air50k }
+}
+
+async function throughput(url: string) {
+  const result = await autocannon({ url, connections: settings.connections, duration: settings.duration, headers: { 'accept-encoding': 'gzip' } })
+  const ok = result['2xx']
+  return { rps: (ok / (result.finish.getTime() - result.start.getTime())) * 1000, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }
+}
+
+/** Scripts a page loads until its map (if any) has drawn: each body gzipped as a browser would receive it. */
+async function firstLoadJs(browser: Browser, url: string, waitForMap: boolean) {
+  const page = await browser.newPage({ viewport: MAP_VIEWPORT })
+  const bodies: Promise<number>[] = []
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') bodies.push(response.body().then((body) => gzipSync(body).length))
+  })
+  await page.goto(url, { waitUntil: 'load' })
+  if (waitForMap) await page.waitForSelector('.map-frame[aria-busy="false"]', { timeout: 60_000 })
+  await page.waitForLoadState('networkidle')
+  const sizes = await Promise.all(bodies)
+  await page.close()
+  return { kB: sizes.reduce((sum, size) => sum + size, 0) / 1000, files: sizes.length }
+}
+
+/** Navigation start → the map has drawn its data, as the page measures it. */
+async function mapIdleMs(browser: Browser, url: string, ready: string) {
+  const context = await browser.newContext({ viewport: MAP_VIEWPORT })
+  const page = await context.newPage()
+  await page.goto(url, { waitUntil: 'commit' })
+  await page.waitForFunction(ready, undefined, { timeout: 120_000, polling: 'raf' })
+  const ms = await page.evaluate(() => performance.now())
+  await context.close()
+  return ms
+}
+
+/** A bare MapLibre page drawing the same GeoJSON: the floor of the map timings. */
+function startFloorServer(geojson: Record<string, Buffer>) {
+  const dist = path.join('node_modules', 'maplibre-gl', 'dist')
+  const html = `<!doctype html><html><head><link rel="stylesheet" href="/maplibre-gl.css"></head><body style="margin:0">
+<div id="map" style="width:1150px;height:480px"></div>
+<script type="module">
+import { Map, setWorkerUrl } from '/maplibre-gl.mjs'
+setWorkerUrl('/maplibre-gl-worker.mjs')
+const name = new URLSearchParams(location.search).get('data')
+const map = new Map({ container: 'map', style: { version: 8, sources: {}, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#e8edf1' } }] }, center: [-3.81, 43.462], zoom: 12 })
+const data = fetch('/' + name + '.geojson').then((response) => response.json())
+map.on('load', async () => {
+  map.addSource('points', { type: 'geojson', data: await data })
+  map.addLayer({ id: 'points', type: 'circle', source: 'points', paint: { 'circle-radius': 5, 'circle-color': '#d81b60', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } })
+  map.once('idle', () => document.body.dataset.drawn = 'true')
+})
+</script></body></html>`
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://floor')
+    const file = url.pathname.slice(1)
+    if (url.pathname === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(html)
+    if (file.endsWith('.geojson') && geojson[file.replace('.geojson', '')]) {
+      return response.writeHead(200, { 'content-type': 'application/geo+json', 'content-encoding': 'gzip' }).end(geojson[file.replace('.geojson', '')])
+    }
+    if (/^maplibre-gl(-worker)?\.mjs$|^maplibre-gl\.css$/.test(file)) {
+      const type = file.endsWith('.css') ? 'text/css' : 'text/javascript'
+      return response.writeHead(200, { 'content-type': type }).end(readFileSync(path.join(dist, file)))
+    }
+    response.writeHead(404).end()
+  })
+  return new Promise<http.Server>((resolve) => server.listen(settings.floorPort, '127.0.0.1', () => resolve(server)))
+}
+
+function record(figure: Figure) {
+  figures.push(figure)
+  const verdict = figure.pass === undefined ? '' : figure.pass ? '  ✔' : '  ✖ (target missed)'
+  console.log(`  ${figure.name}: ${figure.value} ${figure.unit}${figure.target ? ` (target ${figure.target})` : ''}${verdict}${figure.note ? `\n      ${figure.note}` : ''}`)
+}
+
+async function main() {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-dash-bench-'))
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URI: `file:${path.join(workDir, 'bench.db')}`,
+    MEDIA_DIR: path.join(workDir, 'media'),
+    APP_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_SERVER_URL: baseUrl,
+    NGSI_LD_BROKER_URL: `http://127.0.0.1:${settings.brokerPort}`,
+    NGSI_LD_TENANT: '',
+    ENABLE_AI: 'false',
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+    NEXT_TELEMETRY_DISABLED: '1',
+  }
+  try {
+    log(`demo broker with 50,000 AirQualityObserved on port ${settings.brokerPort}`)
+    startProcess(path.join('node_modules', '.bin', 'tsx'), ['demo/broker/cli.ts', '--port', String(settings.brokerPort), '--entities', '50000'], { env, quiet: true })
+    await migrate(env)
+    if (settings.build) {
+      log('building the production bundle')
+      await runToEnd(path.join('node_modules', '.bin', 'next'), ['build', '--webpack'], { env })
+    }
+    startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(settings.port)], { env, quiet: true })
+    await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 120_000, accept: (status) => status === 200 })
+    const { air10k, air50k } = await seed()
+
+    // Pages published after the build are rendered once, then served from the cache like the floor.
+    for (const route of ['/bench-dashboard', '/posts', '/bench-map-10k', '/bench-map-50k']) await fetch(`${baseUrl}${route}`)
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+
+    log(`throughput at ${settings.connections} connections, ${settings.duration} s each`)
+    const floor = await throughput(`${baseUrl}/posts`)
+    const dashboard = await throughput(`${baseUrl}/bench-dashboard`)
+    const html = Buffer.from(await (await fetch(`${baseUrl}/bench-dashboard`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer())
+    record({
+      name: 'dashboard page (MapView of 3 layers) ÷ static page throughput',
+      value: round(dashboard.rps / floor.rps),
+      unit: '×',
+      target: '≥ 0.5',
+      pass: dashboard.rps / floor.rps >= 0.5,
+      note: `dashboard ${Math.round(dashboard.rps)} req/s (non-2xx ${dashboard.non2xx}, errors ${dashboard.errors}); /posts floor ${Math.round(floor.rps)} req/s, p99 ${floor.p99} ms`,
+    })
+    record({ name: 'dashboard page p99', value: dashboard.p99, unit: 'ms', target: '≤ 100', pass: dashboard.p99 <= 100 })
+    record({ name: 'dashboard page HTML', value: round(html.length / 1000, 1), unit: 'kB', note: `${round(gzipSync(html).length / 1000, 1)} kB gzip; 3 layers of 60 features inlined` })
+
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+    try {
+      const withMap = await firstLoadJs(browser, `${baseUrl}/bench-dashboard`, true)
+      const withoutMap = await firstLoadJs(browser, `${baseUrl}/posts`, false)
+      record({ name: 'first-load JS, page with a map (gzip)', value: round(withMap.kB, 0), unit: 'kB', target: '≤ 350', pass: withMap.kB <= 350, note: `${withMap.files} scripts, MapLibre included` })
+      record({ name: 'first-load JS, page without a map (gzip)', value: round(withoutMap.kB, 0), unit: 'kB', target: '≤ 120', pass: withoutMap.kB <= 120, note: `${withoutMap.files} scripts` })
+
+      const geojson: Record<string, Buffer> = {}
+      for (const [name, id] of [['10k', air10k], ['50k', air50k]] as const) {
+        const response = await fetch(`${baseUrl}/api/layers/${id}/features`)
+        geojson[name] = gzipSync(Buffer.from(await response.arrayBuffer()))
+      }
+      const floorServer = await startFloorServer(geojson)
+      try {
+        for (const name of ['10k', '50k'] as const) {
+          const ours: number[] = []
+          const bare: number[] = []
+          for (let run = 0; run < settings.mapRuns; run++) {
+            ours.push(await mapIdleMs(browser, `${baseUrl}/bench-map-${name}`, `document.querySelector('.map-frame')?.getAttribute('aria-busy') === 'false'`))
+            bare.push(await mapIdleMs(browser, `http://127.0.0.1:${settings.floorPort}/?data=${name}`, `document.body.dataset.drawn === 'true'`))
+          }
+          const count = (JSON.parse(gunzipSync(geojson[name]).toString()) as { features: unknown[] }).features.length
+          const ratio = median(ours) / median(bare)
+          record({
+            name: `map first idle with ${name} features ÷ bare MapLibre page`,
+            value: round(ratio),
+            unit: '×',
+            target: '≤ 1.3',
+            pass: ratio <= 1.3,
+            note: `ours ms [${ours.map((ms) => Math.round(ms)).join(', ')}] median ${Math.round(median(ours))}; bare ms [${bare.map((ms) => Math.round(ms)).join(', ')}] median ${Math.round(median(bare))}; ${count} features`,
+          })
+          if (name === '10k') record({ name: 'map first idle with 10k features', value: Math.round(median(ours)), unit: 'ms', target: '≤ 1500', pass: median(ours) <= 1500 })
+        }
+      } finally {
+        floorServer.close()
+      }
+    } finally {
+      await browser.close()
+    }
+  } finally {
+    stopAll()
+    rmSync(workDir, { recursive: true, force: true })
+  }
+  mkdirSync(path.join('bench', 'results'), { recursive: true })
+  writeFileSync(
+    path.join('bench', 'results', 'dashboard.json'),
+    JSON.stringify({ finishedAt: new Date().toISOString(), loadAvg: os.loadavg(), settings, figures }, null, 2),
+  )
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('✖ dashboard benchmark failed:', error instanceof Error ? error.message : error)
+    stopAll()
+    process.exit(1)
+  },
+)
