@@ -1,18 +1,9 @@
 import type { GlobalConfig } from 'payload'
 
 import { anyone, isAdmin } from '@/access'
+import { taskNames } from '@/ai/tasks/names'
 import { TENANT_NAME } from '@/fields/patterns'
 import { purgeAllPages } from '@/utilities/revalidate'
-
-export const AI_TASK_NAMES = [
-  'post-draft',
-  'layer-description',
-  'colour-suggestion',
-  'documentation',
-  'sample-data',
-  'search-keywords',
-  'citizen-answer',
-] as const
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',
@@ -86,7 +77,7 @@ export const SiteSettings: GlobalConfig = {
       type: 'group',
       label: 'AI helper',
       admin: { description: 'Which tasks the AI helper may draft (it also needs ENABLE_AI=true on the server).' },
-      fields: AI_TASK_NAMES.map((task) => ({ name: task, type: 'checkbox' as const, defaultValue: true })),
+      fields: taskNames.map((task) => ({ name: task, type: 'checkbox' as const, defaultValue: true })),
     },
   ],
   hooks: { afterChange: [({ doc }) => (purgeAllPages(), doc)] },
