@@ -15,16 +15,7 @@ const nextConfig = {
   // Read from disk by the worker route; the standalone output must ship it.
   outputFileTracingIncludes: { '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'] },
   async headers() {
-    return [
-      { source: '/:path*', headers: securityHeaders },
-      // Layer data is cached gzipped; Next drops Content-Encoding set by a route, so it is declared
-      // here for clients that accept gzip, and the route gzips every body it sends them.
-      {
-        source: '/api/layers/:id/features',
-        has: [{ type: 'header', key: 'accept-encoding', value: '.*[gG][zZ][iI][pP].*' }],
-        headers: [{ key: 'Content-Encoding', value: 'gzip' }],
-      },
-    ]
+    return [{ source: '/:path*', headers: securityHeaders }]
   },
 }
 

@@ -72,12 +72,13 @@ const codec: SwrCodec<LayerBody> = {
   },
 }
 
-const etagOf = (text: string) => `"${createHash('sha1').update(text).digest('base64url')}"`
+// Of the gzipped bytes (same text, same bytes): a fourteenth of the JSON to hash for 50,000 features.
+const etagOf = (gzipped: Buffer) => `"${createHash('sha1').update(gzipped).digest('base64url')}"`
 
 /** meta first, so the stale variant can be derived by patching the first "stale" flag. */
 async function render(features: Feature[], meta: LayerMeta): Promise<LayerBody> {
-  const text = JSON.stringify({ type: 'FeatureCollection', meta, features })
-  return { gzipped: await gzipAsync(text), etag: etagOf(text), meta }
+  const gzipped = await gzipAsync(JSON.stringify({ type: 'FeatureCollection', meta, features }))
+  return { gzipped, etag: etagOf(gzipped), meta }
 }
 
 function unitsOf(entities: { attributes: Record<string, { unit?: string }> }[], attributes: string[]): Record<string, string> {
@@ -159,7 +160,8 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
     const known = staleVariants.get(body.etag)
     if (known) return known
     const text = (await gunzipAsync(body.gzipped)).toString('utf8').replace('"stale":false', '"stale":true')
-    const variant = { gzipped: await gzipAsync(text), etag: etagOf(text), meta: { ...body.meta, stale: true } }
+    const gzipped = await gzipAsync(text)
+    const variant = { gzipped, etag: etagOf(gzipped), meta: { ...body.meta, stale: true } }
     staleVariants.set(body.etag, variant)
     return variant
   }
@@ -172,6 +174,15 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
     return features
   }
 
+  const reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
+
+  async function readThrough(key: string, layer: LayerSpec, tenant: string | undefined) {
+    const loaded = await swrFor(layer.refreshSeconds).getOrLoad(key, () => load(layer, tenant))
+    const body = loaded.state === 'stale-error' ? await staleVariant(loaded.value) : loaded.value
+    if (loaded.state !== 'stale-error') hot.set(key, body)
+    return { body, state: loaded.state }
+  }
+
   return {
     /** The layer's features. Throws the broker's error only when no last good data exists. */
     async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox } = {}): Promise<LayerResult> {
@@ -179,10 +190,13 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
       let state: SwrState = 'fresh'
       let result = hot.get(key)
       if (!result) {
-        const loaded = await swrFor(layer.refreshSeconds).getOrLoad(key, () => load(layer, options.tenant))
-        state = loaded.state
-        result = state === 'stale-error' ? await staleVariant(loaded.value) : loaded.value
-        if (state !== 'stale-error') hot.set(key, result)
+        // Requests arriving together share one cache read (the body can be megabytes from Redis).
+        let pending = reading.get(key)
+        if (!pending) {
+          pending = readThrough(key, layer, options.tenant).finally(() => reading.delete(key))
+          reading.set(key, pending)
+        }
+        ;({ body: result, state } = await pending)
       }
       if (!options.bbox) return { ...result, state }
       const bbox = options.bbox

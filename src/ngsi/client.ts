@@ -80,6 +80,9 @@ function checkedId(id: string): string {
   return id
 }
 
+/** What collectPages keeps (it de-duplicates by `id`). */
+const hasStringId = (item: unknown) => typeof (item as { id?: unknown } | null)?.id === 'string'
+
 /** A list answer as a page: entities, count and the next link, which must stay on the broker's origin. */
 function toPage(response: JsonResponse): Page {
   const { body } = response
@@ -121,13 +124,18 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
       const endpoint = `${broker.api}/entities`
       const collected = await collectPages({
         pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
-        load: async (url, signal) => toPage(await get(url, { ...opts, signal })),
+        // Each page is normalised as it arrives, while the broker prepares the next ones (not all
+        // 50,000 at the end); items collectPages will drop (no string id) are left as they are.
+        load: async (url, signal) => {
+          const page = toPage(await get(url, { ...opts, signal }))
+          return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalizeEntity(item) : item)) }
+        },
         cap: Math.min(query.limit ?? Infinity, maxEntities),
         pageSize: maxPageSize,
         concurrency: pageConcurrency,
         signal: opts.signal,
       })
-      return { entities: collected.items.map((item) => normalizeEntity(item)), total: collected.total, truncated: collected.truncated }
+      return { entities: collected.items as NormalizedEntity[], total: collected.total, truncated: collected.truncated }
     },
 
     async getEntity(id, opts = {}) {

@@ -22,7 +22,18 @@ export interface NgsiErrorDetails {
   cause?: unknown
 }
 
+const NGSI_ERROR = Symbol.for('citydash.NgsiError')
+
 export class NgsiError extends Error {
+  /**
+   * A bundle can hold two copies of this module (Next builds App and Pages routes apart, and they
+   * share one layer service): `instanceof` recognises an NgsiError from either copy.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [NGSI_ERROR]?: unknown })[NGSI_ERROR] === true
+  }
+
+  readonly [NGSI_ERROR] = true
   readonly kind: NgsiErrorKind
   readonly status?: number
   readonly problemType?: string

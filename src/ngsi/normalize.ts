@@ -75,10 +75,26 @@ export function isAttributeObject(value: unknown): value is JsonObject {
 
 const ZONELESS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/
 
+const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** Already exactly what toISOString() would give back (what brokers send): no Date round trip needed. */
+function isCanonicalIso(text: string): boolean {
+  const match = CANONICAL.exec(text)
+  if (!match) return false
+  const year = Number(match[1])
+  const month = Number(match[2])
+  const day = Number(match[3])
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && Number(match[4]) <= 23 && Number(match[5]) <= 59 && Number(match[6]) <= 59
+}
+
 /** ISO 8601 in UTC; a date-time without zone (seen in real data) is read as UTC, not server-local time. */
 export function toIsoDate(value: unknown): string | undefined {
   const text = isObject(value) ? value['@value'] : value
   if (typeof text !== 'string') return undefined
+  if (isCanonicalIso(text)) return text
   const trimmed = text.trim()
   const ms = Date.parse(ZONELESS.test(trimmed) ? `${trimmed}Z` : trimmed)
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString()

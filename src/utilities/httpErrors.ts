@@ -25,9 +25,20 @@ const describeZodError = (error: ZodError) =>
   error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')
 
 /**
- * Wraps a route handler so every failure answers JSON `{error}`: 4xx for bad input and refusals,
- * 500 with a reference (details go to the log, never a stack to the caller) for the unexpected.
+ * The answer to a failure: JSON `{error}`, 4xx for bad input and refusals, 500 with a reference
+ * (details go to the log, never a stack to the caller) for the unexpected. Next.js control flow is rethrown.
  */
+export function errorResponse(error: unknown, request: { method?: string; url?: string }): Response {
+  if (isNextControlFlow(error)) throw error
+  if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
+  if (error instanceof ZodError) return jsonError(400, describeZodError(error))
+  const reference = randomUUID().slice(0, 8)
+  const path = request.url ? new URL(request.url, 'http://localhost').pathname : ''
+  console.error(`[${reference}] ${request.method} ${path} failed:`, error)
+  return jsonError(500, `Internal server error (reference ${reference})`)
+}
+
+/** Wraps a route handler so every failure answers as `errorResponse` says. */
 export function withErrorHandling<Req extends { method?: string; url?: string }, Args extends unknown[]>(
   handler: (request: Req, ...args: Args) => Promise<Response>,
 ): (request: Req, ...args: Args) => Promise<Response> {
@@ -35,13 +46,7 @@ export function withErrorHandling<Req extends { method?: string; url?: string },
     try {
       return await handler(request, ...args)
     } catch (error) {
-      if (isNextControlFlow(error)) throw error
-      if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
-      if (error instanceof ZodError) return jsonError(400, describeZodError(error))
-      const reference = randomUUID().slice(0, 8)
-      const path = request.url ? new URL(request.url, 'http://localhost').pathname : ''
-      console.error(`[${reference}] ${request.method} ${path} failed:`, error)
-      return jsonError(500, `Internal server error (reference ${reference})`)
+      return errorResponse(error, request)
     }
   }
 }

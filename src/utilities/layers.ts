@@ -10,15 +10,18 @@ import type { MapLayer, SiteSetting } from '@/payload-types'
 import { brokerClient } from '@/utilities/broker'
 import { payloadClient } from '@/utilities/queries'
 
-let service: LayerFeatureService | undefined
+// On globalThis, not in module scope: Next bundles the Pages API route (src/pages/api) apart from
+// the App Router code, and both must share one service (one cache, one Redis connection, one load per layer).
+const SERVICE = Symbol.for('citydash.layerFeatureService')
+const processWide = globalThis as { [SERVICE]?: LayerFeatureService }
 
 /** The process's layer data service, on Redis when REDIS_URL is set, else in memory. */
 export function layerFeatures(): LayerFeatureService {
-  service ??= createLayerFeatureService({
+  processWide[SERVICE] ??= createLayerFeatureService({
     client: brokerClient(),
     cache: createCacheFromEnv({ redisUrl: env().REDIS_URL, keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
   })
-  return service
+  return processWide[SERVICE]
 }
 
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)$/

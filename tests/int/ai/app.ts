@@ -33,11 +33,14 @@ export async function startAiApp({ enableAi, gatewayUrl, brokerUrl }: AiEnvironm
     TRUST_PROXY: 'false',
   })
   const { payload, config } = await startPayload()
-  const server = await startHttpServer(config, {
-    '/api/ai/generate': (await import('@/app/api/ai/generate/route')).POST,
-    '/api/questions/ask': (await import('@/app/api/questions/ask/route')).POST,
-    '/api/layers/:id/features': (await import('@/app/api/layers/[id]/features/route')).GET,
-  })
+  const server = await startHttpServer(
+    config,
+    {
+      '/api/ai/generate': (await import('@/app/api/ai/generate/route')).POST,
+      '/api/questions/ask': (await import('@/app/api/questions/ask/route')).POST,
+    },
+    { '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default },
+  )
   return { payload, baseUrl: server.url, close: server.close }
 }
 

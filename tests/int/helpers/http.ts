@@ -8,6 +8,9 @@ import nextConfig from '../../../next.config.mjs'
 // `never` so a handler typed for its own params (e.g. `{ id: string }`) fits; the matcher supplies them.
 export type RouteHandler = (request: Request, context: { params: Promise<never> }) => Promise<Response>
 
+/** A Pages API route that uses only Node's request/response; `query` holds the search and path params, as in Next. */
+export type NodeRouteHandler = (request: http.IncomingMessage & { query: Record<string, string> }, response: http.ServerResponse) => Promise<void>
+
 /** `/api/layers/:id/features` → a matcher that returns the params, as Next.js passes them. */
 function matcher(pattern: string) {
   const names: string[] = []
@@ -43,12 +46,25 @@ const DROPPED_BY_NEXT = new Set(['content-length', 'content-encoding', 'transfer
  * Payload's REST API (the handler Next.js mounts at /api) for everything else, with the headers
  * next.config.mjs adds and the ones Next drops, as `next start` does.
  */
-export async function startHttpServer(config: SanitizedConfig, routes: Record<string, RouteHandler> = {}) {
+export async function startHttpServer(
+  config: SanitizedConfig,
+  routes: Record<string, RouteHandler> = {},
+  nodeRoutes: Record<string, NodeRouteHandler> = {},
+) {
   const table = Object.entries(routes).map(([pattern, handler]) => ({ match: matcher(pattern), handler }))
+  const nodeTable = Object.entries(nodeRoutes).map(([pattern, handler]) => ({ match: matcher(pattern), handler }))
   const headersFromConfig = await configHeaders()
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? '/', 'http://127.0.0.1')
+      const nodeRoute = nodeTable.map(({ match, handler }) => ({ params: match(url.pathname), handler })).find(({ params }) => params)
+      if (nodeRoute) {
+        const requestHeaders = new Headers()
+        for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') requestHeaders.set(name, value)
+        for (const [name, value] of headersFromConfig(url.pathname, requestHeaders)) outgoing.setHeader(name, value)
+        await nodeRoute.handler(Object.assign(incoming, { query: { ...Object.fromEntries(url.searchParams), ...nodeRoute.params } }), outgoing)
+        return
+      }
       const chunks: Buffer[] = []
       for await (const chunk of incoming) chunks.push(chunk as Buffer)
       const headers = new Headers()

@@ -53,8 +53,8 @@ beforeAll(async () => {
       ],
     },
   })
-  const { GET } = await import('@/app/api/layers/[id]/features/route')
-  const server = await startHttpServer(started.config, { '/api/layers/:id/features': GET })
+  const { default: featuresRoute } = await import('@/pages/api/layers/[id]/features')
+  const server = await startHttpServer(started.config, {}, { '/api/layers/:id/features': featuresRoute })
   baseUrl = server.url
   closeServer = server.close
   viewerToken = (await signedInRoles(payload, baseUrl, `layers${Date.now()}`)).tokens.viewer

@@ -1,15 +1,13 @@
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { gunzipSync } from 'node:zlib'
 
 import { z } from 'zod'
 
 import { env } from '@/env'
 import { TENANT_NAME } from '@/fields/patterns'
 import { bboxSchema, NgsiError } from '@/ngsi'
-import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+import { HttpError } from '@/utilities/httpErrors'
 import { canReadLayer, cityTenants, findLayer, layerFeatures, toLayerSpec } from '@/utilities/layers'
 import { payloadClient } from '@/utilities/queries'
-
-export const dynamic = 'force-dynamic'
 
 const ALLOWED_PARAMS = new Set(['bbox', 'city'])
 
@@ -35,26 +33,28 @@ function parseSearch(url: URL) {
   return searchSchema.parse(Object.fromEntries(url.searchParams))
 }
 
-/**
- * Next drops a Content-Encoding header set by a route handler, so next.config.mjs declares
- * `Content-Encoding: gzip` on this path for every client whose Accept-Encoding names gzip, and
- * the route gzips every body it sends them (the cached layer body is gzipped already).
- */
-const GZIP_ACCEPTED = /gzip/i
-const acceptsGzip = (request: Request) => GZIP_ACCEPTED.test(request.headers.get('accept-encoding') ?? '')
+export interface FeaturesReply {
+  status: 200 | 304
+  headers: Record<string, string>
+  /** The cached bytes themselves (gzip when the client accepts it), not a copy per request. */
+  body?: Buffer
+}
 
 /**
  * GET /api/layers/{id}/features[?bbox=w,s,e,n][&city=tenant] → GeoJSON of the layer's entities.
  * Anonymous callers see public layers only (404 otherwise); only the layer's attributes leave
- * the server; a failing broker gets the last good data marked stale, else 503.
+ * the server; a failing broker gets the last good data marked stale, else 503. Failures are thrown
+ * (HttpError, ZodError) for `errorResponse`. Served by src/pages/api/layers/[id]/features.ts.
  */
-const answer = withErrorHandling(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const id = layerId.parse((await params).id)
+export async function featuresReply(request: Request, rawId: string): Promise<FeaturesReply> {
+  const id = layerId.parse(rawId)
   const url = new URL(request.url)
   const search = parseSearch(url)
 
-  const payload = await payloadClient()
-  const [{ user }, layer] = await Promise.all([payload.auth({ headers: request.headers }), findLayer(id)])
+  const layer = await findLayer(id)
+  // Everyone may read a public layer: no need to authenticate (payload.auth also works out the
+  // caller's permissions on every collection, the largest cost of a cached answer).
+  const user = layer && !layer.public ? (await (await payloadClient()).auth({ headers: request.headers })).user : null
   if (!layer || !canReadLayer(layer, user)) throw new HttpError(404, 'No such map layer')
 
   let tenant = layer.source?.tenant || undefined
@@ -76,7 +76,7 @@ const answer = withErrorHandling(async (request: Request, { params }: { params: 
 
   const headers: Record<string, string> = {
     ETag: result.etag,
-    // no-transform: the body is gzipped once, from the cache; Next's compression must not do it again.
+    // no-transform: the body is gzipped once, from the cache; nothing on the way should redo it.
     'Cache-Control': layer.public
       ? `public, max-age=${Math.min(layer.refreshSeconds, 60)}, stale-while-revalidate=${layer.refreshSeconds}, no-transform`
       : 'private, no-cache, no-transform',
@@ -84,15 +84,11 @@ const answer = withErrorHandling(async (request: Request, { params }: { params: 
     'X-Data-State': result.state,
   }
   const etags = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
-  if (etags?.includes(result.etag) || etags?.includes('*')) return new Response(null, { status: 304, headers })
+  if (etags?.includes(result.etag) || etags?.includes('*')) return { status: 304, headers }
 
   headers['Content-Type'] = 'application/geo+json; charset=utf-8'
-  return new Response(new Uint8Array(acceptsGzip(request) ? result.gzipped : gunzipSync(result.gzipped)), { headers })
-})
-
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  const response = await answer(request, context)
-  // Data (200) is gzipped already and 304 has no body; an error answer's body is gzipped here.
-  if (!acceptsGzip(request) || response.status === 200 || !response.body) return response
-  return new Response(new Uint8Array(gzipSync(Buffer.from(await response.arrayBuffer()))), { status: response.status, headers: response.headers })
+  if (/\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '')) {
+    return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: result.gzipped }
+  }
+  return { status: 200, headers, body: gunzipSync(result.gzipped) }
 }
