@@ -24,6 +24,8 @@ import { chromium, type Browser } from 'playwright-core'
 
 import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from '../scripts/processes'
 
+import { median, round } from './lib'
+
 const numberSetting = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
 const settings = {
   port: numberSetting('DASH_PORT', 3500),
@@ -41,8 +43,6 @@ const MAP_VIEWPORT = { width: 1280, height: 900 }
 type Figure = { name: string; value: number; unit: string; target?: string; pass?: boolean; note?: string }
 const figures: Figure[] = []
 const log = (message: string) => console.log(`• ${message}`)
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
 
 async function api<T>(method: string, route: string, body: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseUrl}${route}`, {
@@ -202,7 +202,7 @@ async function main() {
     const html = Buffer.from(await (await fetch(`${baseUrl}/bench-dashboard`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer())
     record({
       name: 'dashboard page (MapView of 3 layers) ÷ static page throughput',
-      value: round(dashboard.rps / floor.rps),
+      value: round(dashboard.rps / floor.rps, 2),
       unit: '×',
       target: '≥ 0.5',
       pass: dashboard.rps / floor.rps >= 0.5,
@@ -236,7 +236,7 @@ async function main() {
           const ratio = median(ours) / median(bare)
           record({
             name: `map first idle with ${name} features ÷ bare MapLibre page`,
-            value: round(ratio),
+            value: round(ratio, 2),
             unit: '×',
             target: '≤ 1.3',
             pass: ratio <= 1.3,

@@ -3,9 +3,10 @@
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, openSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, openSync } from 'node:fs'
 import path from 'node:path'
 
+import { buildIsCurrent } from '../scripts/build'
 import { migrate } from '../scripts/processes'
 
 import { BenchError, sleep, tail } from './lib'
@@ -116,22 +117,6 @@ export interface Stack {
   buildSeconds?: number
 }
 
-function newestSourceChange(): number {
-  let newest = 0
-  for (const root of ['src', 'payload.config.ts', 'next.config.mjs', 'package-lock.json']) {
-    if (!existsSync(root)) continue
-    const entries = statSync(root).isDirectory() ? readdirSync(root, { recursive: true, encoding: 'utf8' }) : ['']
-    for (const entry of entries) {
-      try {
-        newest = Math.max(newest, statSync(path.join(root, entry)).mtimeMs)
-      } catch {
-        // removed while we looked
-      }
-    }
-  }
-  return newest
-}
-
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { log, workDir } = options
   const baseUrl = `http://127.0.0.1:${options.port}`
@@ -175,7 +160,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const began = performance.now()
     await runToEnd('build', bin('next'), ['build', '--webpack'], env, workDir)
     buildSeconds = (performance.now() - began) / 1000
-  } else if (statSync(marker).mtimeMs < newestSourceChange()) {
+  } else if (!(await buildIsCurrent())) {
     log('Warning: sources are newer than .next/BUILD_ID; figures are for the older build (BENCH_BUILD=true rebuilds)')
   }
 

@@ -4,12 +4,12 @@
  * then serves on PORT until stopped.
  */
 import { randomBytes } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { InvalidEnvironmentError, parseEnv } from '../src/env'
 
+import { buildIsCurrent } from './build'
 import { loadDotEnv } from './dotenv'
 import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from './processes'
 
@@ -22,21 +22,6 @@ function ensureDotEnv() {
   copyFileSync('.env.example', '.env')
   const secret = randomBytes(32).toString('hex')
   writeFileSync('.env', readFileSync('.env', 'utf8').replace(/^APP_SECRET=.*$/m, `APP_SECRET=${secret}`))
-}
-
-async function newestSourceChange(): Promise<number> {
-  let newest = 0
-  const roots = ['src', 'payload.config.ts', 'next.config.mjs', 'package-lock.json', 'public']
-  for (const root of roots.filter((entry) => existsSync(entry))) {
-    const entries = statSync(root).isDirectory() ? await readdir(root, { recursive: true }) : ['']
-    for (const entry of entries) newest = Math.max(newest, statSync(path.join(root, entry)).mtimeMs)
-  }
-  return newest
-}
-
-async function buildIsCurrent() {
-  const marker = path.join('.next', 'BUILD_ID')
-  return existsSync(marker) && statSync(marker).mtimeMs > (await newestSourceChange())
 }
 
 async function main() {

@@ -184,6 +184,8 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   }
 
   return {
+    /** The features of a body `get` returned, parsed once per version (for renderers that need objects). */
+    featuresOf,
     /** The layer's features. Throws the broker's error only when no last good data exists. */
     async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox } = {}): Promise<LayerResult> {
       const key = `layer:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}`

@@ -2,6 +2,7 @@
  * Pure helpers over a layer's GeoJSON features for the dashboard blocks: statistics, sorting,
  * CSV/GeoJSON export and display text. No framework imports: the browser and tests use them alike.
  */
+import { type AlertLevel, bySeverity, isAlertLevel } from '@/alerts/levels'
 import type { Feature } from '@/ngsi'
 
 export const STATISTICS = ['count', 'average', 'min', 'max', 'sum'] as const
@@ -115,25 +116,23 @@ export function featuresToGeoJson(features: Feature[]): string {
   return JSON.stringify({ type: 'FeatureCollection', features })
 }
 
-export type LayerAlert = { featureId: string; level: 'info' | 'warning' | 'critical'; message: string; name?: string }
-
-const RANK = { info: 0, warning: 1, critical: 2 } as const
+export type LayerAlert = { featureId: string; level: AlertLevel; message: string; name?: string }
 
 /** The alerts carried by features (set by the server's rule engine), most severe first. */
 export function alertsOf(features: Feature[]): LayerAlert[] {
   const alerts: LayerAlert[] = []
   for (const feature of features) {
     const alert = feature.properties.alert as { level?: unknown; message?: unknown } | undefined
-    if (!alert || typeof alert !== 'object' || !(typeof alert.level === 'string' && alert.level in RANK)) continue
+    if (!alert || typeof alert !== 'object' || !isAlertLevel(alert.level)) continue
     const name = feature.properties.name
     alerts.push({
       featureId: String(feature.id),
-      level: alert.level as LayerAlert['level'],
+      level: alert.level,
       message: typeof alert.message === 'string' ? alert.message : '',
       name: typeof name === 'string' ? name : undefined,
     })
   }
-  return alerts.sort((a, b) => RANK[b.level] - RANK[a.level])
+  return alerts.sort((a, b) => bySeverity(a.level, b.level))
 }
 
 /** One layer read for one city: the key of dashboard snapshots and subscriptions. */

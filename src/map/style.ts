@@ -25,7 +25,7 @@ export function chooseStyle(setting: StyleSetting | null | undefined, mapboxToke
   return url
 }
 
-export const isMapboxUrl = (url: string) => url.startsWith('mapbox://') || url.startsWith(`${MAPBOX_API}/`)
+const isMapboxUrl = (url: string) => url.startsWith('mapbox://') || url.startsWith(`${MAPBOX_API}/`)
 
 /**
  * MapLibre does not speak `mapbox://`: rewrite styles, sprites, fonts and tilesets to the HTTP

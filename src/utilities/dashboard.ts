@@ -1,5 +1,3 @@
-import { gunzipSync } from 'node:zlib'
-
 import { DATA_BLOCK_TYPES } from '@/blocks'
 import { env } from '@/env'
 import type { LayerMeta } from '@/layers/features'
@@ -60,7 +58,7 @@ const isDataBlock = (block: LayoutBlock): block is DataBlock => (DATA_BLOCK_TYPE
 const idOf = (value: number | string | MapLayer | null | undefined) =>
   value === null || value === undefined ? undefined : String(typeof value === 'object' ? value.id : value)
 
-export function blockLayerIds(block: DataBlock): string[] {
+function blockLayerIds(block: DataBlock): string[] {
   const value = 'layers' in block ? block.layers : block.layer
   return (Array.isArray(value) ? value : [value]).flatMap((item) => idOf(item) ?? [])
 }
@@ -84,10 +82,10 @@ function toDashboardLayer(layer: MapLayer): DashboardLayer {
 async function snapshot(layer: MapLayer, city: string): Promise<LayerSnapshot> {
   try {
     const tenant = layer.source?.tenant || city || undefined
-    const result = await layerFeatures().get(toLayerSpec(layer), { tenant })
+    const service = layerFeatures()
+    const result = await service.get(toLayerSpec(layer), { tenant })
     if (result.meta.count > INLINE_FEATURE_LIMIT) return { status: 'deferred' }
-    const { features, meta } = JSON.parse(gunzipSync(result.gzipped).toString('utf8')) as { features: Feature[]; meta: LayerMeta }
-    return { status: 'ready', features, meta }
+    return { status: 'ready', features: await service.featuresOf(result), meta: result.meta }
   } catch {
     // The page must render whatever the broker does; the browser retries on the layer's interval.
     return { status: 'unavailable', message: 'City data cannot be loaded right now.' }

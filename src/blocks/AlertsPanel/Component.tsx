@@ -1,21 +1,20 @@
 'use client'
 
 import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { bySeverity, isAtLeast } from '@/alerts/levels'
 import { alertsOf } from '@/layers/summary'
 import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
-
-const RANK = { info: 0, warning: 1, critical: 2 } as const
 
 /** The alerts that fire now on the block's layers (rules evaluated on the server), most severe first. */
 export function AlertsPanelBlock(block: AlertsPanelBlockData) {
   const { data, focusFeature } = useDashboard()
   const layerIds = block.layers.map((layer) => String(typeof layer === 'object' ? layer.id : layer))
   const states = useLayersData(layerIds, block.city)
-  const minimum = RANK[block.minimumLevel ?? 'warning']
+  const minimum = block.minimumLevel ?? 'warning'
   const alerts = states
     .flatMap((state) => alertsOf(state.features).map((alert) => ({ ...alert, layerId: state.layerId })))
-    .filter((alert) => RANK[alert.level] >= minimum)
-    .sort((a, b) => RANK[b.level] - RANK[a.level])
+    .filter((alert) => isAtLeast(alert.level, minimum))
+    .sort((a, b) => bySeverity(a.level, b.level))
   const loading = states.some((state) => state.status === 'loading')
 
   const show = (layerId: string, featureId: string) => {
