@@ -23,7 +23,9 @@ RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
 WORKDIR /app
+# NODE_OPTIONS: as .npmrc sets it for npm scripts (Lexical's entry points, see .npmrc).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--conditions=production \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \
     HOSTNAME=0.0.0.0 \

@@ -141,7 +141,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   if (options.pageConcurrency !== undefined) env.NGSI_LD_PAGE_CONCURRENCY = String(options.pageConcurrency)
 
   log('Migrating a fresh SQLite database')
-  // Checked and retried there: Payload's CLI sometimes exits 0 without migrating (payloadcms/payload#16381).
   await migrate(env)
 
   log(`Starting the demo broker (${options.flavor}, ${options.entities} AirQualityObserved) on ${brokerUrl}`)

@@ -32,6 +32,26 @@ export function computeStatistic(features: Feature[], statistic: Statistic, attr
   }
 }
 
+/** The feature that holds a min or max (the first, on a tie): a KPI says where the extreme is. */
+export function extremeHolder(features: Feature[], statistic: Statistic, attribute?: string): Feature | undefined {
+  if ((statistic !== 'min' && statistic !== 'max') || !attribute) return undefined
+  let holder: Feature | undefined
+  let extreme: number | undefined
+  for (const feature of features) {
+    const value = numeric(feature.properties[attribute])
+    if (value === undefined) continue
+    if (extreme === undefined || (statistic === 'max' ? value > extreme : value < extreme)) {
+      extreme = value
+      holder = feature
+    }
+  }
+  return holder
+}
+
+/** A feature's display name: its `name` attribute when it is text, else its id. */
+export const featureName = (feature: Feature): string =>
+  typeof feature.properties.name === 'string' && feature.properties.name ? feature.properties.name : String(feature.id)
+
 export type Trend = { direction: 'up' | 'down' | 'flat'; delta: number }
 
 /** Change from the previous value; changes under 0.05 % of the value count as flat. */
@@ -116,19 +136,25 @@ export function featuresToGeoJson(features: Feature[]): string {
   return JSON.stringify({ type: 'FeatureCollection', features })
 }
 
+const alertLevelOf = (feature: Feature) => {
+  const alert = feature.properties.alert as { level?: unknown } | undefined
+  return alert && typeof alert === 'object' && isAlertLevel(alert.level) ? alert.level : undefined
+}
+
 export type LayerAlert = { featureId: string; level: AlertLevel; message: string; name?: string }
 
 /** The alerts carried by features (set by the server's rule engine), most severe first. */
 export function alertsOf(features: Feature[]): LayerAlert[] {
   const alerts: LayerAlert[] = []
   for (const feature of features) {
-    const alert = feature.properties.alert as { level?: unknown; message?: unknown } | undefined
-    if (!alert || typeof alert !== 'object' || !isAlertLevel(alert.level)) continue
+    const level = alertLevelOf(feature)
+    if (!level) continue
+    const { message } = feature.properties.alert as { message?: unknown }
     const name = feature.properties.name
     alerts.push({
       featureId: String(feature.id),
-      level: alert.level,
-      message: typeof alert.message === 'string' ? alert.message : '',
+      level,
+      message: typeof message === 'string' ? message : '',
       name: typeof name === 'string' ? name : undefined,
     })
   }
@@ -137,3 +163,57 @@ export function alertsOf(features: Feature[]): LayerAlert[] {
 
 /** One layer read for one city: the key of dashboard snapshots and subscriptions. */
 export const snapshotKey = (layerId: string, city: string) => `${layerId}|${city}`
+
+/** A KPI block's number, as the key of a layer preview's statistics. */
+export const statisticKey = (statistic: Statistic, attribute?: string | null) => `${statistic}:${attribute ?? ''}`
+
+/**
+ * What a prerendered page carries of a layer: what its blocks show before the browser has the
+ * whole set (the first table page, the alerts, the KPI numbers), so the HTML stays small however
+ * large the layer is.
+ */
+export type LayerPreview = {
+  total: number
+  /** The first features in the layer's order: the first page of its tables. */
+  head: Feature[]
+  /** Features that carry an alert, most severe first. */
+  alerting: Feature[]
+  /** Keyed by `statisticKey`; null when no feature has a value to aggregate. */
+  statistics: Record<string, number | null>
+  /** Names of the features holding a min or max, keyed by `statisticKey`. */
+  holders: Record<string, string>
+}
+
+export type PreviewRequest = {
+  headSize: number
+  statistics: { statistic: Statistic; attribute?: string | null }[]
+  alertLimit: number
+}
+
+export function previewOf(features: Feature[], request: PreviewRequest): LayerPreview {
+  const alerting = features
+    .flatMap((feature) => {
+      const level = alertLevelOf(feature)
+      return level ? [{ feature, level }] : []
+    })
+    .sort((a, b) => bySeverity(a.level, b.level))
+    .slice(0, request.alertLimit)
+    .map(({ feature }) => feature)
+  return {
+    total: features.length,
+    head: features.slice(0, request.headSize),
+    alerting,
+    statistics: Object.fromEntries(
+      request.statistics.map(({ statistic, attribute }) => [
+        statisticKey(statistic, attribute),
+        computeStatistic(features, statistic, attribute ?? undefined) ?? null,
+      ]),
+    ),
+    holders: Object.fromEntries(
+      request.statistics.flatMap(({ statistic, attribute }) => {
+        const holder = extremeHolder(features, statistic, attribute ?? undefined)
+        return holder ? [[statisticKey(statistic, attribute), featureName(holder)]] : []
+      }),
+    ),
+  }
+}

@@ -1,9 +1,8 @@
 import { DATA_BLOCK_TYPES } from '@/blocks'
 import { env } from '@/env'
 import type { LayerMeta } from '@/layers/features'
-import { snapshotKey } from '@/layers/summary'
+import { type LayerPreview, type PreviewRequest, previewOf, type Statistic, snapshotKey } from '@/layers/summary'
 import type { StyleSetting } from '@/map/style'
-import type { Feature } from '@/ngsi'
 import type { MapLayer, Page } from '@/payload-types'
 import { layerFeatures, toLayerSpec } from '@/utilities/layers'
 import { findGlobal, payloadClient } from '@/utilities/queries'
@@ -27,9 +26,7 @@ export type DashboardLayer = {
 export type DashboardCity = { name: string; tenant: string; latitude: number; longitude: number; zoom: number }
 
 export type LayerSnapshot =
-  | { status: 'ready'; features: Feature[]; meta: LayerMeta }
-  /** Too large to inline in the HTML: the browser fetches it. */
-  | { status: 'deferred' }
+  | { status: 'preview'; meta: LayerMeta; preview: LayerPreview }
   | { status: 'unavailable'; message: string }
 
 export type DashboardData = {
@@ -43,12 +40,11 @@ export type DashboardData = {
 }
 
 /**
- * Inlined layers make the first paint complete. Bigger layers are fetched by the browser: every
- * inlined feature is in the HTML twice (table and RSC payload), and Next gzips each HTML
- * response afresh, so a heavy page costs CPU on every view (measured: 1,000 inlined features
- * cut a cached page from ~1,700 to ~130 req/s).
+ * The HTML carries a preview of each layer, not its features: Next gzips every HTML response
+ * afresh, so each inlined feature costs CPU on every view (measured: 1,000 inlined features cut a
+ * cached page from ~1,700 to ~130 req/s). The browser fetches the whole set after the first paint.
  */
-const INLINE_FEATURE_LIMIT = 500
+const ALERT_PREVIEW_LIMIT = 50
 
 type LayoutBlock = NonNullable<Page['layout']>[number]
 type DataBlock = Extract<LayoutBlock, { blockType: (typeof DATA_BLOCK_TYPES)[number] }>
@@ -79,22 +75,27 @@ function toDashboardLayer(layer: MapLayer): DashboardLayer {
   }
 }
 
-async function snapshot(layer: MapLayer, city: string): Promise<LayerSnapshot> {
+async function snapshot(layer: MapLayer, city: string, request: PreviewRequest): Promise<LayerSnapshot> {
   try {
     const tenant = layer.source?.tenant || city || undefined
     const service = layerFeatures()
     const result = await service.get(toLayerSpec(layer), { tenant })
-    if (result.meta.count > INLINE_FEATURE_LIMIT) return { status: 'deferred' }
-    return { status: 'ready', features: await service.featuresOf(result), meta: result.meta }
+    return { status: 'preview', meta: result.meta, preview: previewOf(await service.featuresOf(result), request) }
   } catch {
     // The page must render whatever the broker does; the browser retries on the layer's interval.
     return { status: 'unavailable', message: 'City data cannot be loaded right now.' }
   }
 }
 
+/** What a block shows before the browser has the layer's whole set. */
+function addToRequest(request: PreviewRequest, block: DataBlock) {
+  if (block.blockType === 'entityTable') request.headSize = Math.max(request.headSize, block.pageSize ?? 20)
+  if (block.blockType === 'kpiCard') request.statistics.push({ statistic: block.statistic as Statistic, attribute: block.attribute })
+}
+
 /**
  * The layers a page's data blocks use, read with the reader's rights (citizens: public layers
- * only), and their current features for the page's default city, ready to inline.
+ * only), and a preview of their current features for the page's default city, ready to inline.
  */
 export async function loadDashboard(page: Page, { draft }: { draft: boolean }): Promise<DashboardData | undefined> {
   const blocks = (page.layout ?? []).filter(isDataBlock)
@@ -122,16 +123,18 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
   })
   const layers = Object.fromEntries(docs.map((layer) => [String(layer.id), toDashboardLayer(layer)]))
 
-  const wanted = new Map<string, { layer: MapLayer; city: string }>()
+  const wanted = new Map<string, { layer: MapLayer; city: string; request: PreviewRequest }>()
   for (const block of blocks) {
     for (const id of blockLayerIds(block)) {
       const layer = docs.find((doc) => String(doc.id) === id)
       if (!layer) continue
       const city = layer.source?.tenant || block.city || defaultCity
-      wanted.set(snapshotKey(id, city), { layer, city })
+      const key = snapshotKey(id, city)
+      if (!wanted.has(key)) wanted.set(key, { layer, city, request: { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT } })
+      addToRequest(wanted.get(key)!.request, block)
     }
   }
-  const entries = await Promise.all([...wanted].map(async ([key, { layer, city }]) => [key, await snapshot(layer, city)] as const))
+  const entries = await Promise.all([...wanted].map(async ([key, { layer, city, request }]) => [key, await snapshot(layer, city, request)] as const))
 
   return {
     cities,

@@ -52,6 +52,7 @@ afterAll(async () => {
 })
 
 describe('a dashboard page, composed by an editor, used by a citizen', () => {
+  let editorPage: Page
   let citizenContext: BrowserContext
   let citizen: Page
   const blockedRequests: string[] = []
@@ -105,6 +106,21 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
       await page.getByText(label, { exact: false }).first().waitFor({ timeout: 30_000 })
     }
     await screenshot(page, 'dashboard-admin-editor')
+    editorPage = page
+  })
+
+  it('shows the page in the admin’s live preview as it will look, map drawn, and follows unsaved edits', async () => {
+    const page = editorPage
+    await page.locator('#live-preview-toggler').click()
+    const preview = page.frameLocator('#live-preview-iframe')
+    await preview.locator('.map-frame[aria-busy="false"]').waitFor({ timeout: 60_000 })
+    await expect.poll(async () => (await pixelsOfColour(preview.locator('.map-frame'), AIR_COLOUR)).length, { timeout: 30_000 }).toBeGreaterThan(50)
+    // Typing saves a draft (autosave) and the preview re-renders it; the published page is untouched.
+    await page.locator('#field-title').fill('Air and sensors, draft')
+    await expect.poll(() => preview.locator('h1').first().textContent(), { timeout: 30_000 }).toBe('Air and sensors, draft')
+    await screenshot(page, 'dashboard-live-preview')
+    const published = await fetch(`${baseUrl}/air-and-sensors`).then((response) => response.text())
+    expect(published).not.toContain('Air and sensors, draft')
   })
 
   it('draws both layers on the map with the network closed and no map token', async () => {

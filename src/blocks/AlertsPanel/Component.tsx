@@ -1,6 +1,6 @@
 'use client'
 
-import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { availableFeatures, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { bySeverity, isAtLeast } from '@/alerts/levels'
 import { alertsOf } from '@/layers/summary'
 import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
@@ -12,10 +12,10 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
   const states = useLayersData(layerIds, block.city)
   const minimum = block.minimumLevel ?? 'warning'
   const alerts = states
-    .flatMap((state) => alertsOf(state.features).map((alert) => ({ ...alert, layerId: state.layerId })))
+    .flatMap((state) => alertsOf(availableFeatures(state, 'alerting')).map((alert) => ({ ...alert, layerId: state.layerId })))
     .filter((alert) => isAtLeast(alert.level, minimum))
     .sort((a, b) => bySeverity(a.level, b.level))
-  const loading = states.some((state) => state.status === 'loading')
+  const loading = states.some((state) => state.status === 'loading' && !state.preview)
 
   const show = (layerId: string, featureId: string) => {
     focusFeature(layerId, featureId)

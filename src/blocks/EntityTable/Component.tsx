@@ -1,6 +1,6 @@
 'use client'
 
-import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { availableFeatures, totalOf, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import { featuresToCsv, featuresToGeoJson } from '@/layers/summary'
@@ -41,9 +41,10 @@ export function EntityTableBlock(block: EntityTableBlockData) {
         </button>
       </div>
       <FeatureTable
-        caption={`${layer.name} (${state.features.length})`}
+        caption={`${layer.name} (${totalOf(state)})`}
         captionHidden
-        features={state.features}
+        features={availableFeatures(state, 'head')}
+        total={totalOf(state)}
         columns={columns}
         units={state.meta?.units ?? {}}
         pageSize={block.pageSize ?? 20}

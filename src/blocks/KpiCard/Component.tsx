@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 
 import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
-import { computeStatistic, formatNumber, type Statistic, type Trend, trendOf } from '@/layers/summary'
+import { computeStatistic, extremeHolder, featureName, formatNumber, type Statistic, statisticKey, type Trend, trendOf } from '@/layers/summary'
 import type { KpiCardBlock as KpiCardBlockData } from '@/payload-types'
 
 const ARROWS = { up: '▲', down: '▼', flat: '▶' } as const
@@ -15,7 +15,15 @@ export function KpiCardBlock(block: KpiCardBlockData) {
   const layerId = String(typeof block.layer === 'object' ? block.layer.id : block.layer)
   const [state] = useLayersData([layerId], block.city)
   const statistic = block.statistic as Statistic
-  const value = state ? computeStatistic(state.features, statistic, block.attribute ?? undefined) : undefined
+  const key = statisticKey(statistic, block.attribute)
+  const complete = state?.status === 'ready'
+  const value = !state
+    ? undefined
+    : complete
+      ? computeStatistic(state.features, statistic, block.attribute ?? undefined)
+      : (state.preview?.statistics[key] ?? undefined)
+  const holder = complete ? extremeHolder(state.features, statistic, block.attribute ?? undefined) : undefined
+  const holderName = holder ? featureName(holder) : complete ? undefined : state?.preview?.holders[key]
   const unit = statistic === 'count' ? '' : block.unit || (block.attribute && state?.meta?.units[block.attribute]) || ''
 
   // The trend compares with the value before the last refresh of the same city.
@@ -48,6 +56,7 @@ export function KpiCardBlock(block: KpiCardBlockData) {
           <time dateTime={trend.since}>{new Date(trend.since).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}</time>
         </p>
       )}
+      {holderName && <p className="kpi-holder">at {holderName}</p>}
       <p className="kpi-detail muted">
         {statistic === 'count' ? 'places' : `${statistic} of ${block.attribute}`} · {data.layers[layerId].name}
       </p>

@@ -3,7 +3,7 @@
 import dynamic from 'next/dynamic'
 import { useState } from 'react'
 
-import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { availableFeatures, totalOf, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
@@ -65,7 +65,7 @@ export function MapViewBlock(block: MapViewBlockData) {
                   onChange={(event) => setHidden((all) => ({ ...all, [state.layerId]: !event.target.checked }))}
                 />
                 <span className="swatch" style={{ background: layer.colour }} aria-hidden="true" />
-                {layer.name} <span className="muted">({state.features.length})</span>
+                {layer.name} <span className="muted">({totalOf(state)})</span>
               </label>
             )
           })}
@@ -93,8 +93,9 @@ export function MapViewBlock(block: MapViewBlockData) {
           return (
             <FeatureTable
               key={state.layerId}
-              caption={`${layer.name}: ${state.features.length} places`}
-              features={state.features}
+              caption={`${layer.name}: ${totalOf(state)} places`}
+              features={availableFeatures(state, 'head')}
+              total={totalOf(state)}
               columns={layer.popupAttributes}
               units={state.meta?.units ?? {}}
               pageSize={20}

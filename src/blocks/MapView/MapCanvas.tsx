@@ -18,7 +18,7 @@ import {
 } from 'react-map-gl/maplibre'
 
 import { useDashboard } from '@/components/dashboard/DashboardProvider'
-import { displayValue, observedAgo } from '@/layers/summary'
+import { displayValue, featureName, observedAgo } from '@/layers/summary'
 import { chooseStyle, mapboxRequestUrl, OFFLINE_STYLE, type StyleSetting } from '@/map/style'
 import type { Feature } from '@/ngsi'
 import type { DashboardLayer } from '@/utilities/dashboard'
@@ -194,7 +194,7 @@ function FeaturePopup({ feature, layer, units }: { feature: Feature; layer: Dash
   const ago = observedAgo(feature.properties.observedAt, now)
   return (
     <div className="map-popup">
-      <h3>{String(feature.properties.name ?? feature.id)}</h3>
+      <h3>{featureName(feature)}</h3>
       <p className="muted">{layer.name}</p>
       {alert?.message && <p className={`alert alert--${alert.level}`}>{alert.message}</p>}
       <dl>

@@ -3,16 +3,23 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 
 import type { LayerMeta } from '@/layers/features'
-import { snapshotKey } from '@/layers/summary'
+import { type LayerPreview, snapshotKey } from '@/layers/summary'
 import type { Feature } from '@/ngsi'
 import type { DashboardData, LayerSnapshot } from '@/utilities/dashboard'
 
 export type LayerState = {
+  /** The layer's whole set once `ready`; empty before. */
   features: Feature[]
   meta?: LayerMeta
-  /** `unavailable`: nothing to show (the first load failed); a failed refresh keeps the data, marked stale. */
+  /**
+   * `loading`: the whole set is on its way (the server's preview, if any, shows meanwhile);
+   * `unavailable`: it could not be loaded (a preview stays, marked stale). A failed refresh keeps
+   * the data, marked stale.
+   */
   status: 'loading' | 'ready' | 'unavailable'
   message?: string
+  /** What the prerendered page carried: the first table page, the alerts, the KPI numbers. */
+  preview?: LayerPreview
 }
 
 type FocusRequest = { layerId: string; featureId: string; sequence: number }
@@ -51,14 +58,19 @@ export function useLayersData(layerIds: string[], blockCity?: string | null): Bl
   return wanted.map(({ layerId, city }) => ({ ...(states[snapshotKey(layerId, city)] ?? { features: [], status: 'loading' }), layerId, city }))
 }
 
-const fromSnapshot = (snapshot: LayerSnapshot): LayerState =>
-  snapshot.status === 'ready'
-    ? { features: snapshot.features, meta: snapshot.meta, status: 'ready' }
-    : snapshot.status === 'unavailable'
-      ? { features: [], status: 'unavailable', message: snapshot.message }
-      : { features: [], status: 'loading' }
+/** The features a block can show now: the whole set once loaded, else the server's preview of them. */
+export const availableFeatures = (state: LayerState, part: 'head' | 'alerting'): Feature[] =>
+  state.status === 'ready' ? state.features : (state.preview?.[part] ?? [])
 
-/** Fetches each subscribed (layer, city) once, then again every refreshSeconds, without reloading the page. */
+/** How many features the layer has: the whole set's size once loaded, else the server's count. */
+export const totalOf = (state: LayerState): number => (state.status === 'ready' ? state.features.length : (state.preview?.total ?? 0))
+
+const fromSnapshot = (snapshot: LayerSnapshot): LayerState =>
+  snapshot.status === 'preview'
+    ? { features: [], meta: snapshot.meta, status: 'loading', preview: snapshot.preview }
+    : { features: [], status: 'unavailable', message: snapshot.message }
+
+/** Fetches each subscribed (layer, city) at once, then again every refreshSeconds, without reloading the page. */
 function useLayerStore(data: DashboardData) {
   const [states, setStates] = useState<Record<string, LayerState>>(() =>
     Object.fromEntries(Object.entries(data.initial).map(([key, snapshot]) => [key, fromSnapshot(snapshot)])),
@@ -96,15 +108,16 @@ function useLayerStore(data: DashboardData) {
           if (signal.aborted) return
           setStates((all) => {
             const previous = all[key]
+            const message = (error as Error).message
             if (previous?.status === 'ready' && previous.meta) return { ...all, [key]: { ...previous, meta: { ...previous.meta, stale: true } } }
-            return { ...all, [key]: { features: [], status: 'unavailable', message: (error as Error).message } }
+            if (previous?.preview && previous.meta) return { ...all, [key]: { ...previous, status: 'unavailable', message, meta: { ...previous.meta, stale: true } } }
+            return { ...all, [key]: { features: [], status: 'unavailable', message } }
           })
         }
         if (!signal.aborted) loops.current.set(key, setTimeout(refresh, layer.refreshSeconds * 1000))
       }
       loops.current.set(key, undefined)
-      if (data.initial[key]?.status === 'ready') loops.current.set(key, setTimeout(refresh, layer.refreshSeconds * 1000))
-      else void refresh()
+      void refresh()
     },
     [data],
   )

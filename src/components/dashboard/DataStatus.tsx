@@ -7,16 +7,18 @@ const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { ho
 /** "Data as of 10:42:13", labelled stale when the broker stopped answering, or why nothing shows. */
 export function DataStatus({ state, label }: { state: LayerState; label?: string }) {
   const prefix = label ? `${label}: ` : ''
-  if (state.status === 'loading') return <p className="data-status" role="status">{prefix}Loading city data…</p>
-  if (state.status === 'unavailable') {
-    return (
-      <p className="data-status data-status--error" role="status">
-        {prefix}City data is unavailable right now; this will retry automatically.
-      </p>
-    )
-  }
   const meta = state.meta
-  if (!meta) return null
+  // A preview carries its time too: the page says how fresh it is before the whole set arrives.
+  if (!meta) {
+    if (state.status === 'unavailable') {
+      return (
+        <p className="data-status data-status--error" role="status">
+          {prefix}City data is unavailable right now; this will retry automatically.
+        </p>
+      )
+    }
+    return <p className="data-status" role="status">{prefix}Loading city data…</p>
+  }
   return (
     <p className={`data-status${meta.stale ? ' data-status--stale' : ''}`} role="status">
       {prefix}

@@ -2,12 +2,15 @@
 
 import { useMemo, useState } from 'react'
 
-import { displayValue, type SortDirection, sortFeatures } from '@/layers/summary'
+import { displayValue, featureName, type SortDirection, sortFeatures } from '@/layers/summary'
 import type { Feature } from '@/ngsi'
 
 type Props = {
   caption: string
+  /** The rows at hand: all of them, or the first ones while the rest loads. */
   features: Feature[]
+  /** How many rows there are in all; more than `features` while the rest loads. */
+  total?: number
   columns: string[]
   units: Record<string, string>
   pageSize: number
@@ -19,14 +22,16 @@ type Props = {
 const label = (column: string) => (column === 'name' ? 'Name' : column)
 
 /** A sortable, paginated table of features; entity values are rendered as text, never as HTML. */
-export function FeatureTable({ caption, features, columns: chosen, units, pageSize, onShow, captionHidden }: Props) {
+export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, captionHidden }: Props) {
   // The first column names the row (the entity's name, else its id).
   const columns = chosen.filter((column) => column !== 'name')
   const [sort, setSort] = useState<{ column: string; direction: SortDirection }>()
   const [page, setPage] = useState(0)
-  const sorted = useMemo(() => (sort ? sortFeatures(features, sort.column, sort.direction) : features), [features, sort])
-  const pages = Math.max(1, Math.ceil(sorted.length / pageSize))
-  const current = Math.min(page, pages - 1)
+  // Sorting and paging need every row: until the rest has loaded, the first page is all there is.
+  const complete = features.length >= total
+  const sorted = useMemo(() => (sort && complete ? sortFeatures(features, sort.column, sort.direction) : features), [features, sort, complete])
+  const pages = Math.max(1, Math.ceil(total / pageSize))
+  const current = complete ? Math.min(page, pages - 1) : 0
   const rows = sorted.slice(current * pageSize, (current + 1) * pageSize)
 
   const toggleSort = (column: string) =>
@@ -44,7 +49,7 @@ export function FeatureTable({ caption, features, columns: chosen, units, pageSi
             <tr>
               {['name', ...columns].map((column) => (
                 <th key={column} scope="col" aria-sort={sort?.column === column ? sort.direction : undefined}>
-                  <button type="button" onClick={() => toggleSort(column)}>
+                  <button type="button" onClick={() => toggleSort(column)} disabled={!complete}>
                     {label(column)}
                     {units[column] ? ` (${units[column]})` : ''}
                     <span aria-hidden="true">{sort?.column === column ? (sort.direction === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
@@ -59,9 +64,14 @@ export function FeatureTable({ caption, features, columns: chosen, units, pageSi
             </tr>
           </thead>
           <tbody>
+            {rows.length === 0 && !complete && (
+              <tr>
+                <td colSpan={columns.length + (onShow ? 2 : 1)}>Loading the rows…</td>
+              </tr>
+            )}
             {rows.map((feature) => (
               <tr key={String(feature.id)}>
-                <th scope="row">{String(feature.properties.name ?? feature.id)}</th>
+                <th scope="row">{featureName(feature)}</th>
                 {columns.map((column) => (
                   <td key={column}>{displayValue(feature.properties[column])}</td>
                 ))}
@@ -83,9 +93,9 @@ export function FeatureTable({ caption, features, columns: chosen, units, pageSi
             Previous
           </button>
           <span aria-live="polite">
-            Page {current + 1} of {pages} ({sorted.length} rows)
+            Page {current + 1} of {pages} ({total} rows)
           </span>
-          <button type="button" onClick={() => setPage(current + 1)} disabled={current >= pages - 1}>
+          <button type="button" onClick={() => setPage(current + 1)} disabled={!complete || current >= pages - 1}>
             Next
           </button>
         </nav>

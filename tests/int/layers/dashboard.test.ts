@@ -58,28 +58,49 @@ afterAll(async () => {
 })
 
 describe('loadDashboard (the data a prerendered dashboard page carries)', () => {
-  it('inlines public layers for the default city, with alerts, and tells the browser nothing about their source', async () => {
+  it('inlines a preview of public layers for the default city (first table page, alerts, KPI numbers) and nothing about their source', async () => {
     const air = await layer('Air')
     const staffOnly = await layer('Staff only', { public: false })
     const doc = await page('dash-public', [
       { blockType: 'mapView', title: 'Map', layers: [air, staffOnly] },
       { blockType: 'kpiCard', label: 'NO2', layer: air, statistic: 'max', attribute: 'no2' },
+      { blockType: 'kpiCard', label: 'Places', layer: air, statistic: 'count' },
+      { blockType: 'entityTable', title: 'Air table', layer: air, pageSize: 15 },
+      { blockType: 'entityTable', title: 'Air, short', layer: air, pageSize: 5 },
     ])
     const data = (await loadDashboard(doc, { draft: false }))!
     expect(Object.keys(data.layers)).toEqual([String(air)])
     expect(data.defaultCity).toBe('santander')
     expect(data.cities.map((city) => city.tenant)).toEqual(['santander', 'porto'])
     const snapshot = data.initial[`${air}|santander`]
-    expect(snapshot.status).toBe('ready')
-    if (snapshot.status !== 'ready') return
-    expect(snapshot.features.length).toBe(60)
-    expect(snapshot.features.some((feature) => (feature.properties.alert as { level?: string } | undefined)?.level === 'critical')).toBe(true)
-    expect(Object.keys(snapshot.features[0].properties).sort()).toEqual(expect.arrayContaining(['name', 'no2']))
-    expect(snapshot.features[0].properties).not.toHaveProperty('pm10')
+    expect(snapshot.status).toBe('preview')
+    if (snapshot.status !== 'preview') return
+    const { preview } = snapshot
+    expect(preview.total).toBe(60)
+    // The biggest first page any table of the layer shows, in the layer's order.
+    expect(preview.head).toHaveLength(15)
+    expect(Object.keys(preview.head[0].properties)).toEqual(expect.arrayContaining(['name', 'no2']))
+    expect(preview.head[0].properties).not.toHaveProperty('pm10')
+    expect(preview.alerting.length).toBeGreaterThan(0)
+    expect(preview.alerting.every((feature) => (feature.properties.alert as { level?: string }).level === 'critical')).toBe(true)
+    expect(preview.alerting.every((feature) => (feature.properties.no2 as number) > 200)).toBe(true)
+    expect(preview.statistics['count:']).toBe(60)
+    expect(preview.statistics['max:no2']).toBeGreaterThan(200)
+    expect(snapshot.meta.count).toBe(60)
     const serialised = JSON.stringify(data)
     expect(serialised).not.toContain('Staff only')
     expect(serialised).not.toContain('filters')
     expect(serialised).not.toContain('alertRules')
+  })
+
+  it('keeps the HTML small for a large layer: a preview of 50 alerts at most, no table rows unless a table asks', async () => {
+    const many = await layer('Every station', { alertRules: [{ attribute: 'no2', operator: '>=', value: '0', level: 'warning', message: 'any' }] })
+    const doc = await page('dash-large', [{ blockType: 'mapView', title: 'Map', layers: [many] }])
+    const snapshot = (await loadDashboard(doc, { draft: false }))!.initial[`${many}|santander`]
+    if (snapshot.status !== 'preview') throw new Error(`expected a preview, got ${snapshot.status}`)
+    expect(snapshot.preview.total).toBe(60)
+    expect(snapshot.preview.head).toEqual([])
+    expect(snapshot.preview.alerting).toHaveLength(50)
   })
 
   it('shows members every layer in a draft preview', async () => {

@@ -4,10 +4,14 @@ import {
   alertsOf,
   computeStatistic,
   displayValue,
+  extremeHolder,
+  featureName,
   featuresToCsv,
   featuresToGeoJson,
   observedAgo,
+  previewOf,
   sortFeatures,
+  statisticKey,
   trendOf,
 } from '@/layers/summary'
 import type { Feature } from '@/ngsi'
@@ -132,5 +136,59 @@ describe('alertsOf', () => {
       { featureId: 'b', level: 'critical', message: 'NO2 high', name: 'B' },
       { featureId: 'a', level: 'warning', message: 'PM10 high', name: 'A' },
     ])
+  })
+})
+
+describe('previewOf', () => {
+  const alerting = [
+    feature('w', { name: 'Warm', alert: { level: 'warning', message: 'warm' } }),
+    feature('x', { name: 'Bad', alert: { level: 'nonsense', message: 'ignored' } }),
+    feature('e', { name: 'Hot', alert: { level: 'critical', message: 'hot' } }),
+    feature('i', { name: 'Note', alert: { level: 'info', message: 'fyi' } }),
+  ]
+  const all = [...stations, ...alerting]
+
+  it('carries the first rows in the layer order, the alerting features most severe first, and the asked statistics', () => {
+    const preview = previewOf(all, {
+      headSize: 3,
+      statistics: [{ statistic: 'count' }, { statistic: 'max', attribute: 'no2' }, { statistic: 'average', attribute: 'missing' }],
+      alertLimit: 10,
+    })
+    expect(preview.total).toBe(8)
+    expect(preview.head.map((item) => item.id)).toEqual(['a', 'b', 'c'])
+    expect(preview.alerting.map((item) => item.id)).toEqual(['e', 'w', 'i'])
+    expect(preview.statistics).toEqual({ [statisticKey('count')]: 8, [statisticKey('max', 'no2')]: 215.5, [statisticKey('average', 'missing')]: null })
+    expect(preview.holders).toEqual({ [statisticKey('max', 'no2')]: 'Puerto' })
+  })
+
+  it('keeps the most severe alerts when there are more than the limit, and no rows when no table asks', () => {
+    const preview = previewOf(all, { headSize: 0, statistics: [], alertLimit: 1 })
+    expect(preview.head).toEqual([])
+    expect(preview.alerting.map((item) => item.id)).toEqual(['e'])
+    expect(preview.statistics).toEqual({})
+  })
+
+  it('agrees with computeStatistic on the whole set (what the browser shows once it has loaded)', () => {
+    const preview = previewOf(all, { headSize: 1, statistics: [{ statistic: 'average', attribute: 'pm10' }], alertLimit: 5 })
+    expect(preview.statistics[statisticKey('average', 'pm10')]).toBe(computeStatistic(all, 'average', 'pm10'))
+  })
+})
+
+describe('extremeHolder', () => {
+  it('finds the feature holding a min or max, the first on a tie, skipping non-numbers', () => {
+    expect(extremeHolder(stations, 'max', 'no2')?.id).toBe('b')
+    expect(extremeHolder(stations, 'min', 'no2')?.id).toBe('d')
+    expect(extremeHolder([...stations, feature('z', { no2: 215.5 })], 'max', 'no2')?.id).toBe('b')
+    expect(extremeHolder(stations, 'min', 'name')).toBeUndefined()
+  })
+
+  it('has nothing to say for counts, sums and averages', () => {
+    expect(extremeHolder(stations, 'average', 'no2')).toBeUndefined()
+    expect(extremeHolder(stations, 'count')).toBeUndefined()
+  })
+
+  it('names a feature by its name, else its id; markup stays text', () => {
+    expect(featureName(feature('q', { name: '<img src=x onerror=alert(1)>' }))).toBe('<img src=x onerror=alert(1)>')
+    expect(featureName(feature('q', { name: 42 }))).toBe('q')
   })
 })
