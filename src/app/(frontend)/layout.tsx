@@ -20,6 +20,7 @@ export async function generateMetadata(): Promise<Metadata> {
     title: { default: title, template: `%s · ${title}` },
     description,
     keywords: settings?.metadata?.keywords ?? undefined,
+    icons: { icon: '/favicon.svg' },
     openGraph: {
       type: 'website',
       siteName: title,
