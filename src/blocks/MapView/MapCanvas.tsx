@@ -11,6 +11,7 @@ import {
   Map,
   type MapLayerMouseEvent,
   type MapRef,
+  Marker,
   NavigationControl,
   Popup,
   ScaleControl,
@@ -38,6 +39,11 @@ type Props = {
 }
 
 type OpenPopup = { layerId: string; index: number; longitude: number; latitude: number }
+
+type ClusterLabel = { key: string; longitude: number; latitude: number; count: string }
+
+/** Labels are DOM elements: enough for every bubble on a screen, never thousands. */
+const MAX_CLUSTER_LABELS = 300
 
 /** Served by src/app/vendor/maplibre-gl-worker.mjs: the bundle cannot find MapLibre's worker by itself. */
 const WORKER_URL = `/vendor/maplibre-gl-worker.mjs?v=${maplibreVersion}`
@@ -117,6 +123,25 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
     setPopup({ layerId, index, longitude, latitude })
   }
 
+  // The counts on cluster bubbles are HTML over the canvas: the offline style has no font glyphs
+  // to draw map text with. They are worked out again each time the map settles.
+  const [clusterLabels, setClusterLabels] = useState<ClusterLabel[]>([])
+  const labelClusters = () => {
+    const instance = map.current
+    const ids = layers.filter(({ layer, visible }) => layer.cluster && visible).map(({ layer }) => clustersId(layer.id)).filter((id) => instance?.getLayer(id))
+    if (!instance || ids.length === 0) return setClusterLabels((previous) => (previous.length === 0 ? previous : []))
+    const seen = new Set<string>()
+    const labels: ClusterLabel[] = []
+    for (const hit of instance.queryRenderedFeatures({ layers: ids })) {
+      const key = `${hit.layer.id}:${String(hit.properties?.cluster_id)}`
+      if (seen.has(key) || labels.length >= MAX_CLUSTER_LABELS) continue
+      seen.add(key)
+      const [longitude, latitude] = (hit.geometry as GeoJSON.Point).coordinates
+      labels.push({ key, longitude, latitude, count: String(hit.properties?.point_count_abbreviated ?? hit.properties?.point_count) })
+    }
+    setClusterLabels(labels)
+  }
+
   const popupLayer = popup && layers.find(({ layer }) => layer.id === popup.layerId)
   const popupFeature = popup && popupLayer?.features[popup.index]
 
@@ -133,7 +158,10 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
       }}
       interactiveLayerIds={interactive}
       onClick={onClick}
-      onIdle={onIdle}
+      onIdle={() => {
+        labelClusters()
+        onIdle?.()
+      }}
       cursor={popup ? 'auto' : undefined}
       attributionControl={{ compact: true }}
       style={{ width: '100%', height: '100%' }}
@@ -178,6 +206,13 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
           </Source>
         )
       })}
+      {clusterLabels.map(({ key, longitude, latitude, count }) => (
+        <Marker key={key} longitude={longitude} latitude={latitude} anchor="center" style={{ pointerEvents: 'none' }}>
+          <span className="cluster-count" aria-hidden="true">
+            {count}
+          </span>
+        </Marker>
+      ))}
       {popup && popupLayer && popupFeature && (
         <Popup longitude={popup.longitude} latitude={popup.latitude} onClose={() => setPopup(undefined)} closeOnClick={false} maxWidth="300px">
           <FeaturePopup feature={popupFeature} layer={popupLayer.layer} units={popupLayer.units} />
