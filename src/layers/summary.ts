@@ -12,24 +12,26 @@ const numeric = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined
 
 /** One number over the features; `undefined` when no feature has a numeric value to aggregate. */
-export function computeStatistic(features: Feature[], statistic: Statistic, attribute?: string): number | undefined {
-  if (statistic === 'count') return features.length
-  const values = features.flatMap((feature) => {
-    const value = numeric(attribute ? feature.properties[attribute] : undefined)
-    return value === undefined ? [] : [value]
-  })
-  if (values.length === 0) return undefined
-  switch (statistic) {
-    case 'sum':
-      return values.reduce((total, value) => total + value, 0)
-    case 'average':
-      return values.reduce((total, value) => total + value, 0) / values.length
-    // A loop, not Math.min(...values): spreading 100k+ values overflows the call stack.
-    case 'min':
-      return values.reduce((lowest, value) => (value < lowest ? value : lowest))
-    case 'max':
-      return values.reduce((highest, value) => (value > highest ? value : highest))
+export const computeStatistic = (features: Feature[], statistic: Statistic, attribute?: string): number | undefined =>
+  measure(features, statistic, attribute).value
+
+/** A statistic and, for a min or max, the feature that holds it: one pass over the features. */
+export function measure(features: Feature[], statistic: Statistic, attribute?: string): { value?: number; holder?: Feature } {
+  if (statistic === 'count') return { value: features.length }
+  if (statistic === 'min' || statistic === 'max') {
+    const holder = extremeHolder(features, statistic, attribute)
+    return { value: holder && numeric(holder.properties[attribute!]), holder }
   }
+  let total = 0
+  let count = 0
+  for (const feature of features) {
+    const value = numeric(attribute ? feature.properties[attribute] : undefined)
+    if (value === undefined) continue
+    total += value
+    count++
+  }
+  if (count === 0) return {}
+  return { value: statistic === 'sum' ? total : total / count }
 }
 
 /** The feature that holds a min or max (the first, on a tie): a KPI says where the extreme is. */
@@ -199,21 +201,13 @@ export function previewOf(features: Feature[], request: PreviewRequest): LayerPr
     .sort((a, b) => bySeverity(a.level, b.level))
     .slice(0, request.alertLimit)
     .map(({ feature }) => feature)
-  return {
-    total: features.length,
-    head: features.slice(0, request.headSize),
-    alerting,
-    statistics: Object.fromEntries(
-      request.statistics.map(({ statistic, attribute }) => [
-        statisticKey(statistic, attribute),
-        computeStatistic(features, statistic, attribute ?? undefined) ?? null,
-      ]),
-    ),
-    holders: Object.fromEntries(
-      request.statistics.flatMap(({ statistic, attribute }) => {
-        const holder = extremeHolder(features, statistic, attribute ?? undefined)
-        return holder ? [[statisticKey(statistic, attribute), featureName(holder)]] : []
-      }),
-    ),
+  const statistics: LayerPreview['statistics'] = {}
+  const holders: LayerPreview['holders'] = {}
+  for (const { statistic, attribute } of request.statistics) {
+    const key = statisticKey(statistic, attribute)
+    const { value, holder } = measure(features, statistic, attribute ?? undefined)
+    statistics[key] = value ?? null
+    if (holder) holders[key] = featureName(holder)
   }
+  return { total: features.length, head: features.slice(0, request.headSize), alerting, statistics, holders }
 }

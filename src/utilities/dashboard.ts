@@ -130,8 +130,9 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
       if (!layer) continue
       const city = layer.source?.tenant || block.city || defaultCity
       const key = snapshotKey(id, city)
-      if (!wanted.has(key)) wanted.set(key, { layer, city, request: { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT } })
-      addToRequest(wanted.get(key)!.request, block)
+      const entry = wanted.get(key) ?? { layer, city, request: { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT } }
+      wanted.set(key, entry)
+      addToRequest(entry.request, block)
     }
   }
   const entries = await Promise.all([...wanted].map(async ([key, { layer, city, request }]) => [key, await snapshot(layer, city, request)] as const))

@@ -1,10 +1,10 @@
 'use client'
 
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 
 import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
-import { computeStatistic, extremeHolder, featureName, formatNumber, type Statistic, statisticKey, type Trend, trendOf } from '@/layers/summary'
+import { featureName, formatNumber, measure, type Statistic, statisticKey, type Trend, trendOf } from '@/layers/summary'
 import type { KpiCardBlock as KpiCardBlockData } from '@/payload-types'
 
 const ARROWS = { up: '▲', down: '▼', flat: '▶' } as const
@@ -16,14 +16,12 @@ export function KpiCardBlock(block: KpiCardBlockData) {
   const [state] = useLayersData([layerId], block.city)
   const statistic = block.statistic as Statistic
   const key = statisticKey(statistic, block.attribute)
-  const complete = state?.status === 'ready'
-  const value = !state
-    ? undefined
-    : complete
-      ? computeStatistic(state.features, statistic, block.attribute ?? undefined)
-      : (state.preview?.statistics[key] ?? undefined)
-  const holder = complete ? extremeHolder(state.features, statistic, block.attribute ?? undefined) : undefined
-  const holderName = holder ? featureName(holder) : complete ? undefined : state?.preview?.holders[key]
+  // Once the whole set is here the number is worked out from it (once per refresh, not per render);
+  // until then it is the server's preview of it.
+  const features = state?.status === 'ready' ? state.features : undefined
+  const measured = useMemo(() => features && measure(features, statistic, block.attribute ?? undefined), [features, statistic, block.attribute])
+  const value = measured ? measured.value : (state?.preview?.statistics[key] ?? undefined)
+  const holderName = measured ? measured.holder && featureName(measured.holder) : state?.preview?.holders[key]
   const unit = statistic === 'count' ? '' : block.unit || (block.attribute && state?.meta?.units[block.attribute]) || ''
 
   // The trend compares with the value before the last refresh of the same city.

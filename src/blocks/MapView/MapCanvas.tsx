@@ -128,8 +128,9 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
   const [clusterLabels, setClusterLabels] = useState<ClusterLabel[]>([])
   const labelClusters = () => {
     const instance = map.current
-    const ids = layers.filter(({ layer, visible }) => layer.cluster && visible).map(({ layer }) => clustersId(layer.id)).filter((id) => instance?.getLayer(id))
-    if (!instance || ids.length === 0) return setClusterLabels((previous) => (previous.length === 0 ? previous : []))
+    if (!instance) return
+    const ids = layers.filter(({ layer, visible }) => layer.cluster && visible).map(({ layer }) => clustersId(layer.id)).filter((id) => instance.getLayer(id))
+    if (ids.length === 0) return setClusterLabels((previous) => (previous.length === 0 ? previous : []))
     const seen = new Set<string>()
     const labels: ClusterLabel[] = []
     for (const hit of instance.queryRenderedFeatures({ layers: ids })) {
