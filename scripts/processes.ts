@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import net from 'node:net'
 import path from 'node:path'
 
 /** Child processes in their own process groups, so stopping one also stops what it started. */
@@ -49,4 +50,34 @@ export async function waitForUrl(url: string, { timeoutMs = 120_000, accept = (s
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
+}
+
+/** Resolves when nothing listens on the port; fails naming the setting that chooses it otherwise. */
+export function assertPortFree(port: number, setting: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', () => reject(new Error(`Port ${port} is in use; stop what listens there or choose another with ${setting}`)))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()))
+  })
+}
+
+/** A port the operating system reports free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** The port a setting names (refused when busy), else a free one. */
+export async function portFromSetting(setting: string): Promise<number> {
+  const value = process.env[setting]
+  if (!value) return freePort()
+  const port = Number(value)
+  await assertPortFree(port, setting)
+  return port
 }

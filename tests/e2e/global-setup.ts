@@ -5,7 +5,7 @@ import path from 'node:path'
 
 import type { TestProject } from 'vitest/node'
 
-import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { migrate, portFromSetting, runToEnd, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
 import { reply, startFakeGateway } from '../fakes/gateway'
 
 declare module 'vitest' {
@@ -26,8 +26,10 @@ export default async function setup(project: TestProject) {
     throw new Error('Chromium not found: `apt-get install -y chromium` (or set CHROMIUM_PATH)')
   }
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-e2e-'))
-  const port = Number(process.env.E2E_PORT ?? 3100)
-  const brokerPort = Number(process.env.E2E_BROKER_PORT ?? 1127)
+  // Free ports unless chosen, and a chosen port that is busy is refused: another server there
+  // would answer the health check and the suite would test the wrong thing.
+  const port = await portFromSetting('E2E_PORT')
+  const brokerPort = await portFromSetting('E2E_BROKER_PORT')
   const baseUrl = `http://127.0.0.1:${port}`
   const brokerUrl = `http://127.0.0.1:${brokerPort}`
   // The model gateway is a local fake (the contract in tests/fakes/gateway.ts): AI on, no network.
