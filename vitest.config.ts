@@ -51,6 +51,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     sequence: { sequencer: ByFileName },
+    reporters: ['default', './tests/security/tally-reporter.ts'],
     projects: [
       {
         resolve: { alias },
@@ -60,6 +61,20 @@ export default defineConfig({
       integrationProject('int', ['tests/int/**/*.test.ts']),
       ...(process.env.TEST_POSTGRES_URI ? [integrationProject('int-postgres', databaseSuites)] : []),
       ...(process.env.TEST_MONGODB_URI ? [integrationProject('int-mongodb', databaseSuites)] : []),
+      {
+        resolve: { alias },
+        test: {
+          name: 'security',
+          include: ['tests/security/**/*.test.ts'],
+          environment: 'node',
+          // Cases share the servers (and their accounts and rate limits): one file at a time.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          // Builds the production bundle first unless the e2e run already did.
+          hookTimeout: 600_000,
+          globalSetup: ['tests/security/global-setup.ts'],
+        },
+      },
       {
         resolve: { alias },
         test: {

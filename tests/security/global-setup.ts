@@ -1,0 +1,95 @@
+import { rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import type { TestProject } from 'vitest/node'
+
+import { freePort, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { reply, startFakeGateway } from '../fakes/gateway'
+
+import { accounts, createAccounts, login, type Role } from './accounts'
+import { type AppServer, freshPostgresDatabase, startAppServer } from './servers'
+
+export type SecurityServer = {
+  /** The database engine behind this server: every case runs against each. */
+  name: 'sqlite' | 'postgres'
+  baseUrl: string
+  databaseUri: string
+  tokens: Record<Role, string>
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    securityServers: SecurityServer[]
+    securityBrokerUrl: string
+    securityGatewayUrl: string
+  }
+}
+
+/**
+ * The production build served twice, on SQLite and (with TEST_POSTGRES_URI) on PostgreSQL with
+ * Redis, each on a fresh migrated database with an admin, an editor and a viewer; the demo broker
+ * (hostile entity names) and the fake model gateway beside them. Ports are free ones.
+ */
+export default async function setup(project: TestProject) {
+  const cleanups: (() => unknown)[] = []
+  const teardown = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup()
+    stopAll()
+  }
+  try {
+    const brokerPort = await freePort()
+    const brokerUrl = `http://127.0.0.1:${brokerPort}`
+    startProcess(path.join('node_modules', '.bin', 'tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names'], {
+      quiet: true,
+    })
+    await waitForUrl(`${brokerUrl}/version`, { timeoutMs: 30_000, accept: () => true })
+    const gateway = await startFakeGateway({ defaultStep: reply.success('A drafted answer.') })
+    cleanups.push(() => gateway.close())
+    const aiEnv = {
+      ENABLE_AI: 'true',
+      GATEWAY_URL: gateway.url,
+      GATEWAY_API_KEY: 'sk-or-v1-security-fake-key',
+      GATEWAY_MODEL: 'openai/gpt-4o-mini',
+    }
+
+    const started: { name: SecurityServer['name']; server: AppServer; databaseUri: string }[] = []
+    const sqliteFile = path.join(os.tmpdir(), `citydash-sec-${process.pid}-${Date.now()}.db`)
+    const sqliteUri = `file:${sqliteFile}`
+    cleanups.push(() => rmSync(sqliteFile, { force: true }))
+    const sqlite = await startAppServer({ databaseUri: sqliteUri, brokerUrl, env: aiEnv })
+    cleanups.push(sqlite.stop)
+    started.push({ name: 'sqlite', server: sqlite, databaseUri: sqliteUri })
+    if (process.env.TEST_POSTGRES_URI) {
+      const database = await freshPostgresDatabase('main')
+      cleanups.push(database.drop)
+      const postgres = await startAppServer({
+        databaseUri: database.uri,
+        brokerUrl,
+        env: {
+          ...aiEnv,
+          REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+          REDIS_KEY_PREFIX: `citydash-sec-${process.pid}-${Date.now()}:`,
+        },
+      })
+      cleanups.push(postgres.stop)
+      started.push({ name: 'postgres', server: postgres, databaseUri: database.uri })
+    }
+
+    const servers: SecurityServer[] = []
+    for (const { name, server, databaseUri } of started) {
+      await createAccounts(server.baseUrl)
+      const tokens = {} as Record<Role, string>
+      for (const role of ['admin', 'editor', 'viewer'] as const) tokens[role] = await login(server.baseUrl, accounts[role])
+      servers.push({ name, baseUrl: server.baseUrl, databaseUri, tokens })
+    }
+    project.provide('securityServers', servers)
+    project.provide('securityBrokerUrl', brokerUrl)
+    project.provide('securityGatewayUrl', gateway.url)
+  } catch (error) {
+    // Vitest runs no teardown for a failed setup: leave no server behind.
+    await teardown()
+    throw error
+  }
+  return teardown
+}
