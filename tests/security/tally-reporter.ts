@@ -7,9 +7,9 @@ import type { Reporter, TestModule } from 'vitest/node'
 export default class SecurityTally implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     const areas = new Map<string, { passed: number; failed: number; skipped: number }>()
-    for (const module of testModules) {
-      if (module.project.name !== 'security') continue
-      for (const test of module.children.allTests()) {
+    for (const testModule of testModules) {
+      if (testModule.project.name !== 'security') continue
+      for (const test of testModule.children.allTests()) {
         const area = test.fullName.split(' > ')[0].split(':')[0].trim()
         const counts = areas.get(area) ?? { passed: 0, failed: 0, skipped: 0 }
         const state = test.result().state
