@@ -152,6 +152,16 @@ export const reply = {
     kind: 'error-200',
     ...options,
   }),
+  /** What a proxy or the CDN in front of the gateway sends: an HTML error page, not JSON. */
+  htmlPage: (status = 502, options: StepOptions = {}): FakeStep => ({
+    kind: 'raw',
+    status,
+    body: `<!DOCTYPE html><html><head><title>${status} ${STATUS_CODES[status] ?? 'Error'}</title></head><body><h1>${status}</h1><p>The upstream server returned an invalid response.</p></body></html>`,
+    contentType: 'text/html; charset=utf-8',
+    ...options,
+  }),
+  /** A model that answers after the caller's deadline: the request stays in flight. */
+  slow: (delayMs: number, options: StepOptions = {}): FakeStep => ({ kind: 'success', content: 'too late', delayMs, ...options }),
   raw: (status: number, body: string, options: StepOptions & { contentType?: string } = {}): FakeStep => ({
     kind: 'raw',
     status,
@@ -349,10 +359,13 @@ export async function startFakeGateway(options: FakeGatewayOptions = {}): Promis
     inFlight += 1
     maxInFlight = Math.max(maxInFlight, inFlight)
     let counted = true
-    response.once('close', () => {
+    // 'finish' (the answer is handed to the socket) comes before the client can read it; 'close' covers aborts.
+    const done = () => {
       if (counted) inFlight -= 1
       counted = false
-    })
+    }
+    response.once('finish', done)
+    response.once('close', done)
     handle(request, response).catch((error: unknown) => {
       sendJson(response, 500, { error: { code: 500, message: error instanceof Error ? error.message : 'fake failed' } })
     })

@@ -6,7 +6,7 @@ export type FallbackModeSettings = {
   enabled: boolean
   /** A shared client (keeps the in-flight limit across calls) or settings to build one. */
   gateway?: GatewayClient | GatewayConfig
-  /** Ordered fallback models; empty or absent → the request's model, else the client's default. */
+  /** The model chain for this call; empty or absent → the client's configured chain. */
   models?: readonly string[]
   /** Sees the full error (for the log); the result only carries a short reason. */
   onError?: (error: unknown) => void
@@ -19,12 +19,13 @@ export type FallbackModeResult =
 export const MANUAL_ENTRY_MESSAGE = 'Please enter the content manually.'
 export const AI_DISABLED_MESSAGE = `AI generation is turned off. ${MANUAL_ENTRY_MESSAGE}`
 
-const MAX_REASON_LENGTH = 240
+// Room for a reason per model of a chain of a handful.
+const MAX_REASON_LENGTH = 600
 
 /** A short reason fit for an editor's screen: no key, no stack, bounded length. */
 export function describeFailure(error: unknown): string {
   let reason: string
-  if (error instanceof AllModelsFailedError) reason = `all models failed: ${error.reasons}`
+  if (error instanceof AllModelsFailedError) reason = `all AI models failed: ${error.reasons}`
   else if (error instanceof GatewayError) reason = error.reason
   else if (error instanceof TypeError) reason = 'the AI gateway is misconfigured'
   else reason = 'unexpected error'
@@ -48,7 +49,7 @@ export async function generateWithFallbackMode(
   try {
     if (!settings.gateway) throw new GatewayError({ code: 'missing_key', reason: 'the AI gateway is not configured' })
     const client = settings.gateway instanceof GatewayClient ? settings.gateway : new GatewayClient(settings.gateway)
-    const result = await client.generateWithModelFallback(settings.models ?? [], request)
+    const result = await client.generate(request, settings.models)
     return { mode: 'ai', content: result.content, model: result.model }
   } catch (error) {
     settings.onError?.(error)

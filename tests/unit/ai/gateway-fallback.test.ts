@@ -2,9 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import {
   AI_DISABLED_MESSAGE,
-  AllModelsFailedError,
   GatewayClient,
-  GatewayError,
   generateWithFallbackMode,
   type GatewayConfig,
 } from '@/ai/gateway'
@@ -20,46 +18,8 @@ beforeAll(async () => {
 afterAll(() => gateway.close())
 afterEach(() => gateway.reset())
 
-const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({ url: gateway.url, apiKey: KEY, retryDelayMs: 10, ...overrides })
+const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({ url: gateway.url, apiKey: KEY, ...overrides })
 const models = () => gateway.requests.map((request) => (request.body as { model: string }).model)
-
-describe('generateWithModelFallback', () => {
-  it('tries the models in order and the first success wins', async () => {
-    gateway.script(reply.error(404, { model: 'a/one' }), reply.error(503, { model: 'b/two:free', times: 3 }), reply.success('from c', { model: 'c/three' }))
-    const result = await new GatewayClient(config()).generateWithModelFallback(['a/one', 'b/two:free', 'c/three', 'd/four'], { prompt: 'p' })
-    expect(result).toMatchObject({ content: 'from c', model: 'c/three', requestedModel: 'c/three' })
-    // 404 moves on at once; 503 is retried (3 attempts) before moving on; d/four is never asked.
-    expect(models()).toEqual(['a/one', 'b/two:free', 'b/two:free', 'b/two:free', 'c/three'])
-  })
-
-  it('throws "all AI models failed" naming each model and its reason', async () => {
-    gateway.script(reply.dailyCap({ model: 'b/two:free' }), reply.error(402, { model: 'c/three' }))
-    const error = await new GatewayClient(config())
-      .generateWithModelFallback(['nope/model', 'b/two:free', 'c/three'], { prompt: 'p' })
-      .catch((reason: unknown) => reason)
-    expect(error).toBeInstanceOf(AllModelsFailedError)
-    const failed = error as AllModelsFailedError
-    expect(failed.message).toMatch(/^all AI models failed/)
-    expect(failed.message).toContain('nope/model: unknown model (400 Bad Request)')
-    expect(failed.message).toContain('b/two:free: daily free-model limit reached')
-    expect(failed.message).toContain('c/three: insufficient credits')
-    expect(failed.failures.map((failure) => failure.model)).toEqual(['nope/model', 'b/two:free', 'c/three'])
-    expect(models()).toEqual(['nope/model', 'b/two:free', 'c/three'])
-  })
-
-  it('stops at once on an invalid key', async () => {
-    gateway.script(reply.error(401, { times: Infinity }))
-    const error = await new GatewayClient(config()).generateWithModelFallback(['a/one', 'c/three'], { prompt: 'p' }).catch((reason: unknown) => reason)
-    expect(error).toBeInstanceOf(GatewayError)
-    expect((error as GatewayError).reason).toBe('invalid API key')
-    expect(models()).toEqual(['a/one'])
-  })
-
-  it('uses the configured model when the list is empty', async () => {
-    await new GatewayClient(config({ model: 'd/four' })).generateWithModelFallback([], { prompt: 'p' })
-    expect(models()).toEqual(['d/four'])
-  })
-})
 
 describe('generateWithFallbackMode', () => {
   it('returns manual mode without a request when AI is disabled', async () => {
@@ -70,7 +30,7 @@ describe('generateWithFallbackMode', () => {
   })
 
   it('returns the content in ai mode when generation works', async () => {
-    gateway.script(reply.error(503, { model: 'a/one', times: 3 }), reply.success('Generated', { model: 'c/three' }))
+    gateway.script(reply.error(503, { model: 'a/one' }), reply.success('Generated', { model: 'c/three' }))
     const result = await generateWithFallbackMode({ enabled: true, gateway: new GatewayClient(config()), models: ['a/one', 'c/three'] }, { prompt: 'p' })
     expect(result).toEqual({ mode: 'ai', content: 'Generated', model: 'c/three' })
   })
@@ -102,7 +62,7 @@ describe('generateWithFallbackMode', () => {
     gateway.script(reply.error(404, { model: 'a/one' }), reply.dailyCap({ model: 'b/two:free' }))
     const allFailed = await generateWithFallbackMode({ enabled: true, gateway: config(), models: ['a/one', 'b/two:free'] }, { prompt: 'p' })
     expect(allFailed.mode).toBe('manual')
-    expect(allFailed.message).toContain('all models failed')
+    expect(allFailed.message).toContain('all AI models failed')
     expect(allFailed.message).toContain('a/one')
   })
 
