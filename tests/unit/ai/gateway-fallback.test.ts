@@ -19,7 +19,6 @@ afterAll(() => gateway.close())
 afterEach(() => gateway.reset())
 
 const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({ url: gateway.url, apiKey: KEY, ...overrides })
-const models = () => gateway.requests.map((request) => (request.body as { model: string }).model)
 
 describe('generateWithFallbackMode', () => {
   it('returns manual mode without a request when AI is disabled', async () => {
