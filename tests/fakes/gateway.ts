@@ -24,6 +24,8 @@ export type RecordedRequest = {
 type StepOptions = {
   /** Answer only calls for this model (chat completions). */
   model?: string
+  /** Answer only chat completions whose prompt contains this text. */
+  promptIncludes?: string
   /** Answer only this path (default: chat completions). */
   path?: string
   /** How many calls this step answers (default 1; Infinity = every matching call). */
@@ -206,9 +208,12 @@ export async function startFakeGateway(options: FakeGatewayOptions = {}): Promis
   let maxInFlight = 0
   let generation = 0
 
-  const takeStep = (path: string, model: string | undefined): FakeStep | undefined => {
+  const takeStep = (path: string, model: string | undefined, prompt = ''): FakeStep | undefined => {
     const index = steps.findIndex(
-      (step) => (step.path ?? CHAT_PATH) === path && (step.model === undefined || step.model === model),
+      (step) =>
+        (step.path ?? CHAT_PATH) === path &&
+        (step.model === undefined || step.model === model) &&
+        (step.promptIncludes === undefined || prompt.includes(step.promptIncludes)),
     )
     if (index === -1) return undefined
     const step = steps[index]
@@ -330,7 +335,8 @@ export async function startFakeGateway(options: FakeGatewayOptions = {}): Promis
         sendJson(response, 400, { error: documentedError(400, model) })
         return
       }
-      const step = takeStep(path, model) ?? options.defaultStep ?? reply.success('Hello!')
+      const prompt = (record.messages as Array<{ content?: unknown }>).map((message) => String(message?.content ?? '')).join('\n')
+      const step = takeStep(path, model, prompt) ?? options.defaultStep ?? reply.success('Hello!')
       if (step.delayMs) await waitOrClosed(step.delayMs, response)
       answer(step, response, model)
       return
