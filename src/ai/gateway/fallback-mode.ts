@@ -1,4 +1,4 @@
-import { GatewayClient, type GatewayConfig, type GenerateTextRequest } from './client'
+import type { GatewayClient, GatewayConfig } from './client'
 import { AllModelsFailedError, GatewayError, redactKeys } from './errors'
 
 export type FallbackModeSettings = {
@@ -11,10 +11,6 @@ export type FallbackModeSettings = {
   /** Sees the full error (for the log); the result only carries a short reason. */
   onError?: (error: unknown) => void
 }
-
-export type FallbackModeResult =
-  | { mode: 'ai'; content: string; model: string; message?: undefined }
-  | { mode: 'manual'; content: ''; message: string; model?: undefined }
 
 export const MANUAL_ENTRY_MESSAGE = 'Please enter the content manually.'
 export const AI_DISABLED_MESSAGE = `AI generation is turned off. ${MANUAL_ENTRY_MESSAGE}`
@@ -33,26 +29,4 @@ export function describeFailure(error: unknown): string {
   return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH - 1)}…` : reason
 }
 
-export const manualResult = (message: string): FallbackModeResult => ({ mode: 'manual', content: '', message })
-
 export const failureMessage = (error: unknown) => `AI generation failed (${describeFailure(error)}). ${MANUAL_ENTRY_MESSAGE}`
-
-/**
- * Generates when AI is on and the gateway answers; otherwise returns empty content in
- * "manual" mode with a message asking the editor to write it. Never throws for gateway trouble.
- */
-export async function generateWithFallbackMode(
-  settings: FallbackModeSettings,
-  request: GenerateTextRequest,
-): Promise<FallbackModeResult> {
-  if (!settings.enabled) return manualResult(AI_DISABLED_MESSAGE)
-  try {
-    if (!settings.gateway) throw new GatewayError({ code: 'missing_key', reason: 'the AI gateway is not configured' })
-    const client = settings.gateway instanceof GatewayClient ? settings.gateway : new GatewayClient(settings.gateway)
-    const result = await client.generate(request, settings.models)
-    return { mode: 'ai', content: result.content, model: result.model }
-  } catch (error) {
-    settings.onError?.(error)
-    return manualResult(failureMessage(error))
-  }
-}

@@ -28,10 +28,7 @@ export {
   AI_DISABLED_MESSAGE,
   describeFailure,
   failureMessage,
-  generateWithFallbackMode,
   MANUAL_ENTRY_MESSAGE,
-  manualResult,
-  type FallbackModeResult,
   type FallbackModeSettings,
 } from './fallback-mode'
 export { parseRetryAfter } from './retry-after'
