@@ -1,6 +1,6 @@
 import type { GlobalConfig } from 'payload'
 
-import { anyone, isAdmin } from '@/access'
+import { anyone, isAdmin, userIsStaff } from '@/access'
 import { parseModelList } from '@/ai/gateway/models'
 import { taskNames } from '@/ai/tasks/names'
 import { TENANT_NAME } from '@/fields/patterns'
@@ -84,6 +84,8 @@ export const SiteSettings: GlobalConfig = {
           name: 'fallbackModels',
           type: 'text',
           maxLength: 2000,
+          // Site settings are public (the frontend reads them); the model chain is the staff's business.
+          access: { read: ({ req }) => userIsStaff(req.user) },
           admin: {
             description:
               'Tried in order after GATEWAY_MODEL when it fails, comma-separated (<vendor>/<model>, e.g. meta-llama/llama-3.3-70b-instruct:free). Empty: GATEWAY_FALLBACK_MODELS.',

@@ -91,6 +91,13 @@ describe('POST /api/ai/generate along the model chain', () => {
       const response = await generate('admin')
       expect(response.status).toBe(201)
       expect(askedModels()).toEqual([GATEWAY_MODEL, 'mistralai/mistral-7b-instruct:free'])
+      // Site settings are public, the model chain is not.
+      const publicSettings = (await (await callJson(baseUrl, 'GET', '/api/globals/site-settings')).json()) as { ai?: Record<string, unknown> }
+      expect(publicSettings.ai).not.toHaveProperty('fallbackModels')
+      const staffSettings = (await (await callJson(baseUrl, 'GET', '/api/globals/site-settings', undefined, { token: tokens.editor })).json()) as {
+        ai?: Record<string, unknown>
+      }
+      expect(staffSettings.ai?.fallbackModels).toBe('mistralai/mistral-7b-instruct:free')
     } finally {
       await payload.updateGlobal({ slug: 'site-settings', data: { ai: { fallbackModels: '' } } })
     }
