@@ -18,12 +18,14 @@ import { Media } from '@/collections/Media/config'
 import { Pages } from '@/collections/Pages/config'
 import { Posts } from '@/collections/Posts/config'
 import { Questions } from '@/collections/Questions/config'
+import { draftCitizenAnswerTask } from '@/collections/Questions/jobs/draftAnswer'
 import { Users } from '@/collections/Users/config'
 import { databaseAdapter } from '@/db'
 import { env } from '@/env'
 import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
+import { gatewayKeyWarning } from '@/utilities/ai'
 
 const settings = env()
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
@@ -56,6 +58,10 @@ export default buildConfig({
       ],
     },
   },
+  onInit: (payload) => {
+    const warning = gatewayKeyWarning(settings)
+    if (warning) payload.logger.warn(warning)
+  },
   cors: [settings.PUBLIC_SERVER_URL],
   csrf: [settings.PUBLIC_SERVER_URL],
   typescript: { outputFile: path.join(rootDir, 'src/payload-types.ts') },
@@ -66,7 +72,8 @@ export default buildConfig({
       queue: ({ req }) => userIsStaff(req.user),
       cancel: ({ req }) => userIsStaff(req.user),
     },
-    // Runs scheduled publishing; tests and scripts run without the cron.
+    tasks: [draftCitizenAnswerTask],
+    // Runs scheduled publishing and retries of answer drafts; tests and scripts run without the cron.
     autoRun: [{ cron: '* * * * *', queue: 'default', limit: 20 }],
     shouldAutoRun: () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME),
   },

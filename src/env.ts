@@ -1,5 +1,7 @@
 import { z } from 'zod'
 
+import { MODEL_ID, parseModelList } from './ai/gateway/models'
+
 /** Every environment setting the dashboard reads, validated once; a bad value stops start-up. */
 
 const optionalString = z
@@ -69,7 +71,23 @@ export const envSchema = z
     AI_PROVIDER: z.enum(['openrouter']).default('openrouter'),
     GATEWAY_URL: z.url({ protocol: /^https?$/ }).default('https://openrouter.ai'),
     GATEWAY_API_KEY: optionalString,
-    GATEWAY_MODEL: optionalString,
+    GATEWAY_MODEL: optionalString.pipe(
+      z
+        .string()
+        .refine((model) => MODEL_ID.test(model), {
+          message: 'one model, <vendor>/<model> with an optional :suffix (list the others in GATEWAY_FALLBACK_MODELS)',
+        })
+        .optional(),
+    ),
+    // Comma-separated, tried in order after GATEWAY_MODEL.
+    GATEWAY_FALLBACK_MODELS: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        const { models, problems } = parseModelList(text)
+        for (const problem of problems) ctx.addIssue({ code: 'custom', message: problem })
+        return models
+      }),
     GATEWAY_SITE_URL: optionalUrl,
     GATEWAY_APP_NAME: z.string().trim().default('City Dashboard'),
   })

@@ -122,6 +122,7 @@ export interface Config {
   user: User;
   jobs: {
     tasks: {
+      draftCitizenAnswer: TaskDraftCitizenAnswer;
       schedulePublish: TaskSchedulePublish;
       inline: {
         input: unknown;
@@ -640,9 +641,19 @@ export interface AiDraft {
     field?: string | null;
   };
   /**
-   * Set by the system.
+   * The model that wrote this draft.
    */
   model?: string | null;
+  /**
+   * The models of the chain tried before the one that wrote it, and why each failed.
+   */
+  failedModels?:
+    | {
+        model: string;
+        reason: string;
+        id?: string | null;
+      }[]
+    | null;
   /**
    * Exactly what was sent to the model.
    */
@@ -804,7 +815,7 @@ export interface PayloadJob {
     | {
         executedAt: string;
         completedAt: string;
-        taskSlug: 'inline' | 'schedulePublish';
+        taskSlug: 'inline' | 'draftCitizenAnswer' | 'schedulePublish';
         taskID: string;
         input?:
           | {
@@ -837,7 +848,7 @@ export interface PayloadJob {
         id?: string | null;
       }[]
     | null;
-  taskSlug?: ('inline' | 'schedulePublish') | null;
+  taskSlug?: ('inline' | 'draftCitizenAnswer' | 'schedulePublish') | null;
   queue?: string | null;
   waitUntil?: string | null;
   processing?: boolean | null;
@@ -1272,6 +1283,13 @@ export interface AiDraftsSelect<T extends boolean = true> {
         field?: T;
       };
   model?: T;
+  failedModels?:
+    | T
+    | {
+        model?: T;
+        reason?: T;
+        id?: T;
+      };
   prompt?: T;
   input?: T;
   updatedAt?: T;
@@ -1494,7 +1512,7 @@ export interface SiteSetting {
     url?: string | null;
   };
   /**
-   * Which tasks the AI helper may draft (it also needs ENABLE_AI=true on the server).
+   * Which tasks the AI helper may draft (it also needs ENABLE_AI=true on the server), and with which models.
    */
   ai?: {
     'post-draft'?: boolean | null;
@@ -1504,6 +1522,10 @@ export interface SiteSetting {
     'sample-data'?: boolean | null;
     'search-keywords'?: boolean | null;
     'citizen-answer'?: boolean | null;
+    /**
+     * Tried in order after GATEWAY_MODEL when it fails, comma-separated (<vendor>/<model>, e.g. meta-llama/llama-3.3-70b-instruct:free). Empty: GATEWAY_FALLBACK_MODELS.
+     */
+    fallbackModels?: string | null;
   };
   updatedAt?: string | null;
   createdAt?: string | null;
@@ -1611,6 +1633,7 @@ export interface SiteSettingsSelect<T extends boolean = true> {
         'sample-data'?: T;
         'search-keywords'?: T;
         'citizen-answer'?: T;
+        fallbackModels?: T;
       };
   updatedAt?: T;
   createdAt?: T;
@@ -1625,6 +1648,19 @@ export interface CollectionsWidget {
     [k: string]: unknown;
   };
   width: 'full';
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "TaskDraftCitizenAnswer".
+ */
+export interface TaskDraftCitizenAnswer {
+  input: {
+    questionId: string;
+  };
+  output: {
+    outcome: string;
+    draftId?: string | null;
+  };
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema

@@ -4,6 +4,7 @@ import { GatewayClient } from './gateway/client'
 import { GatewayError } from './gateway/errors'
 import {
   AI_DISABLED_MESSAGE,
+  describeFailure,
   failureMessage,
   MANUAL_ENTRY_MESSAGE,
   type FallbackModeSettings,
@@ -21,10 +22,14 @@ export type AiTaskRunResult =
       content: string
       output: unknown
       model: string
+      /** The models that failed (or were skipped) before `model` wrote it, and why. */
+      failedModels: FailedModel[]
       prompt: string
       message?: undefined
     }
   | { mode: 'manual'; task: AiTaskName; content: ''; message: string; prompt?: string }
+
+export type FailedModel = { model: string; reason: string }
 
 export type AiTaskRunOptions = {
   signal?: AbortSignal
@@ -64,14 +69,15 @@ export async function runAiTask(
   try {
     if (!settings.gateway) throw new GatewayError({ code: 'missing_key', reason: 'the AI gateway is not configured' })
     const client = settings.gateway instanceof GatewayClient ? settings.gateway : new GatewayClient(settings.gateway)
-    const result = await client.generateWithModelFallback(settings.models ?? [], {
+    const result = await client.generate({
       prompt,
       max_tokens: options.max_tokens ?? task.defaults.max_tokens,
       temperature: options.temperature ?? task.defaults.temperature,
       signal: options.signal,
-    })
+    }, settings.models)
     const output = task.parseOutput(result.content, parsed.data)
-    return { mode: 'ai', task: name, content: task.formatOutput(output), output, model: result.model, prompt }
+    const failedModels = result.failures.map(({ model, error }) => ({ model, reason: describeFailure(error) }))
+    return { mode: 'ai', task: name, content: task.formatOutput(output), output, model: result.model, failedModels, prompt }
   } catch (error) {
     settings.onError?.(error)
     const message =

@@ -1,36 +1,59 @@
 import type { Payload } from 'payload'
 
-import { describeFailure, GatewayClient, type AiTaskName, type FallbackModeSettings } from '@/ai'
-import { env } from '@/env'
+import { API_KEY_PREFIX, describeFailure, GatewayClient, parseModelList, type AiTaskName, type FallbackModeSettings } from '@/ai'
+import { env, type Env } from '@/env'
 import type { SiteSetting } from '@/payload-types'
 
 let client: GatewayClient | undefined
 
 /** One client per process, so its limit of requests in flight holds across all requests. */
-function gatewayClient(): GatewayClient {
+export function gatewayClient(): GatewayClient {
   const settings = env()
   client ??= new GatewayClient({
     url: settings.GATEWAY_URL,
     apiKey: settings.GATEWAY_API_KEY,
     model: settings.GATEWAY_MODEL,
-    siteUrl: settings.GATEWAY_SITE_URL,
+    fallbackModels: settings.GATEWAY_FALLBACK_MODELS,
+    // The gateway attributes requests to the site: the public address unless another is set.
+    siteUrl: settings.GATEWAY_SITE_URL ?? settings.PUBLIC_SERVER_URL,
     appName: settings.GATEWAY_APP_NAME,
   })
   return client
 }
 
-/** Admins switch tasks off in Site settings; a task the settings do not mention stays on. */
-async function taskEnabledInSiteSettings(payload: Payload, task: AiTaskName): Promise<boolean> {
-  const settings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
-  return settings.ai?.[task] !== false
+/**
+ * What is wrong with the gateway key, for the start-up log and Site settings → AI; undefined when
+ * AI is off or the key looks right. Generation answers manual mode without a request meanwhile.
+ */
+export function gatewayKeyWarning(settings: Pick<Env, 'ENABLE_AI' | 'GATEWAY_API_KEY'> = env()): string | undefined {
+  if (!settings.ENABLE_AI) return undefined
+  if (!settings.GATEWAY_API_KEY) return 'GATEWAY_API_KEY is not set: the AI helper answers in manual mode.'
+  if (!settings.GATEWAY_API_KEY.startsWith(API_KEY_PREFIX)) {
+    return `GATEWAY_API_KEY does not start with "${API_KEY_PREFIX}": it is not a gateway key, and the AI helper answers in manual mode without calling the gateway.`
+  }
+  return undefined
+}
+
+/**
+ * The model chain: GATEWAY_MODEL, then Site settings → AI → fallback models when filled in,
+ * else GATEWAY_FALLBACK_MODELS. The field is validated on save; an entry that is not a model id
+ * anyway (written around the admin) is left out.
+ */
+export function modelChainFor(siteSettings: Pick<SiteSetting, 'ai'>): string[] {
+  const override = parseModelList(siteSettings.ai?.fallbackModels).models
+  const [first] = gatewayClient().models
+  return override.length > 0 ? [first, ...override] : [...gatewayClient().models]
 }
 
 /** What runAiTask needs: on only with ENABLE_AI=true and the task allowed in Site settings. */
 export async function aiSettingsFor(payload: Payload, task: AiTaskName): Promise<FallbackModeSettings> {
-  const enabled = env().ENABLE_AI && (await taskEnabledInSiteSettings(payload, task))
+  const siteSettings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
+  // Admins switch tasks off in Site settings; a task the settings do not mention stays on.
+  const enabled = env().ENABLE_AI && siteSettings.ai?.[task] !== false
   return {
     enabled,
     gateway: enabled ? gatewayClient() : undefined,
+    models: enabled ? modelChainFor(siteSettings) : undefined,
     onError: (error) => payload.logger.warn(`AI task ${task} fell back to manual entry: ${describeFailure(error)}`),
   }
 }

@@ -14,6 +14,7 @@ let browser: Browser
 let page: Page
 let postUrl: string
 let aiText: string
+let adminToken: string
 
 const citizenSees = async () => {
   const citizen = await browser.newPage()
@@ -35,6 +36,7 @@ beforeAll(async () => {
   })
   if (!adminLogin.ok) throw new Error('No admin account: run 01-publishing.test.ts before this file')
   const { token } = (await adminLogin.json()) as { token: string }
+  adminToken = token
   const created = await fetch(`${baseUrl}/api/users`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `JWT ${token}` },
@@ -100,5 +102,59 @@ describe('an editor drafts a post with AI, approves, applies and publishes it by
     await page.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
     await expect.poll(citizenSees, { timeout: 30_000 }).toContain(firstLine)
     await screenshot(page, 'ai-draft-published')
+  })
+})
+
+describe('a citizen asks a question: "received" at once, the answer draft made in the background', () => {
+  const question = 'When does the city museum open on Sundays?'
+  const citizenAnswerDrafts = async () => {
+    const query = new URLSearchParams({ 'where[task][equals]': 'citizen-answer', depth: '0', limit: '10' })
+    const response = await fetch(`${baseUrl}/api/ai-drafts?${query}`, { headers: { authorization: `JWT ${adminToken}` } })
+    return ((await response.json()) as { docs: Array<{ id: number; draft: string; model: string; status: string }> }).docs
+  }
+
+  it('the page thanks the citizen before the gateway has answered', async () => {
+    const citizen = await browser.newPage()
+    try {
+      expect((await citizen.goto(`${baseUrl}/questions`))?.status()).toBe(200)
+      await citizen.locator('#question-text').fill(question)
+      await citizen.getByRole('button', { name: 'Send question' }).click()
+      await citizen.getByRole('status').getByText(/A member of staff will check the answer/).waitFor({ timeout: 30_000 })
+      await screenshot(citizen, 'citizen-question-received')
+      // The fake gateway takes 4 s over this answer: the page did not wait for it.
+      expect(await citizenAnswerDrafts()).toHaveLength(0)
+    } finally {
+      await citizen.close()
+    }
+  })
+
+  it('the draft appears in the review queue once the job has run, pending review', async () => {
+    await expect.poll(async () => (await citizenAnswerDrafts()).length, { timeout: 30_000, interval: 500 }).toBe(1)
+    const [draft] = await citizenAnswerDrafts()
+    expect(draft).toMatchObject({ status: 'pending_review', draft: 'The city museum opens at ten on Sundays.', model: 'openai/gpt-4o-mini' })
+    await openAdmin(page, `${baseUrl}/admin/collections/ai-drafts`)
+    await page.getByText('citizen-answer').first().waitFor({ timeout: 30_000 })
+    await screenshot(page, 'citizen-answer-in-review-queue')
+  })
+})
+
+describe('Site settings → AI helper: "Test the gateway"', () => {
+  it('an admin sees the key checked and each model of the chain marked', async () => {
+    const adminPage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+    try {
+      await openAdmin(adminPage, `${baseUrl}/admin/login`)
+      await adminPage.locator('#field-email').fill(admin.email)
+      await adminPage.locator('#field-password').fill(admin.password)
+      await adminPage.getByRole('button', { name: /login/i }).click()
+      await adminPage.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
+      await openAdmin(adminPage, `${baseUrl}/admin/globals/site-settings`)
+      await adminPage.getByRole('button', { name: 'Test the gateway' }).click()
+      await adminPage.getByText('The key is valid').waitFor({ timeout: 30_000 })
+      await adminPage.getByText('openai/gpt-4o-mini').waitFor()
+      expect(await adminPage.getByRole('status').filter({ hasText: 'openai/gpt-4o-mini' }).textContent()).toContain('openai/gpt-4o-mini: found (paid)')
+      await screenshot(adminPage, 'site-settings-test-gateway')
+    } finally {
+      await adminPage.context().close()
+    }
   })
 })

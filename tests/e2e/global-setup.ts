@@ -34,6 +34,8 @@ export default async function setup(project: TestProject) {
   const brokerUrl = `http://127.0.0.1:${brokerPort}`
   // The model gateway is a local fake (the contract in tests/fakes/gateway.ts): AI on, no network.
   const gateway = await startFakeGateway({ defaultStep: reply.success('Tram line 3 opens on Monday, with a tram every ten minutes.') })
+  // A citizen's answer takes the gateway a while: the page must not wait for it (04-ai-helper).
+  gateway.script(reply.success('The city museum opens at ten on Sundays.', { promptIncludes: 'city museum', delayMs: 4000, times: Infinity }))
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',

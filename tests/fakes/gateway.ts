@@ -24,6 +24,8 @@ export type RecordedRequest = {
 type StepOptions = {
   /** Answer only calls for this model (chat completions). */
   model?: string
+  /** Answer only chat completions whose prompt contains this text. */
+  promptIncludes?: string
   /** Answer only this path (default: chat completions). */
   path?: string
   /** How many calls this step answers (default 1; Infinity = every matching call). */
@@ -152,6 +154,16 @@ export const reply = {
     kind: 'error-200',
     ...options,
   }),
+  /** What a proxy or the CDN in front of the gateway sends: an HTML error page, not JSON. */
+  htmlPage: (status = 502, options: StepOptions = {}): FakeStep => ({
+    kind: 'raw',
+    status,
+    body: `<!DOCTYPE html><html><head><title>${status} ${STATUS_CODES[status] ?? 'Error'}</title></head><body><h1>${status}</h1><p>The upstream server returned an invalid response.</p></body></html>`,
+    contentType: 'text/html; charset=utf-8',
+    ...options,
+  }),
+  /** A model that answers after the caller's deadline: the request stays in flight. */
+  slow: (delayMs: number, options: StepOptions = {}): FakeStep => ({ kind: 'success', content: 'too late', delayMs, ...options }),
   raw: (status: number, body: string, options: StepOptions & { contentType?: string } = {}): FakeStep => ({
     kind: 'raw',
     status,
@@ -196,9 +208,12 @@ export async function startFakeGateway(options: FakeGatewayOptions = {}): Promis
   let maxInFlight = 0
   let generation = 0
 
-  const takeStep = (path: string, model: string | undefined): FakeStep | undefined => {
+  const takeStep = (path: string, model: string | undefined, prompt = ''): FakeStep | undefined => {
     const index = steps.findIndex(
-      (step) => (step.path ?? CHAT_PATH) === path && (step.model === undefined || step.model === model),
+      (step) =>
+        (step.path ?? CHAT_PATH) === path &&
+        (step.model === undefined || step.model === model) &&
+        (step.promptIncludes === undefined || prompt.includes(step.promptIncludes)),
     )
     if (index === -1) return undefined
     const step = steps[index]
@@ -320,7 +335,8 @@ export async function startFakeGateway(options: FakeGatewayOptions = {}): Promis
         sendJson(response, 400, { error: documentedError(400, model) })
         return
       }
-      const step = takeStep(path, model) ?? options.defaultStep ?? reply.success('Hello!')
+      const prompt = (record.messages as Array<{ content?: unknown }>).map((message) => String(message?.content ?? '')).join('\n')
+      const step = takeStep(path, model, prompt) ?? options.defaultStep ?? reply.success('Hello!')
       if (step.delayMs) await waitOrClosed(step.delayMs, response)
       answer(step, response, model)
       return
@@ -349,10 +365,13 @@ export async function startFakeGateway(options: FakeGatewayOptions = {}): Promis
     inFlight += 1
     maxInFlight = Math.max(maxInFlight, inFlight)
     let counted = true
-    response.once('close', () => {
+    // 'finish' (the answer is handed to the socket) comes before the client can read it; 'close' covers aborts.
+    const done = () => {
       if (counted) inFlight -= 1
       counted = false
-    })
+    }
+    response.once('finish', done)
+    response.once('close', done)
     handle(request, response).catch((error: unknown) => {
       sendJson(response, 500, { error: { code: 500, message: error instanceof Error ? error.message : 'fake failed' } })
     })

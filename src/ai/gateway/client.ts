@@ -11,6 +11,7 @@ import {
   type GatewayErrorCode,
   type ModelFailure,
 } from './errors'
+import { isFreeModel, modelChain } from './models'
 import { parseRetryAfter, sleep } from './retry-after'
 
 /**
@@ -20,6 +21,12 @@ import { parseRetryAfter, sleep } from './retry-after'
  * contract wants in messages, it has no `/key` call, its retry policy (exponential jitter,
  * retrying daily caps too) is not ours, and with its retries off what remains is one POST.
  * Reads no environment: the caller passes settings.
+ *
+ * The model chain is walked here, one request per model, rather than sent as `models` with
+ * `route: "fallback"`: the gateway's own fallback answers with the last failure only, so the
+ * rules that depend on each failure (stop on a bad key, only `:free` models after a 402, skip
+ * the `:free` models after the daily cap, one retry after a 429) and the record of which model
+ * failed why would be out of reach.
  */
 
 /** Used when neither the request nor the configuration names a model. Free models come and go: set GATEWAY_MODEL. */
@@ -27,29 +34,29 @@ export const FREE_DEFAULT_MODEL = 'meta-llama/llama-3.3-70b-instruct:free'
 export const API_KEY_PREFIX = 'sk-or-'
 export const DEFAULT_TIMEOUT_MS = 30_000
 export const DEFAULT_MAX_IN_FLIGHT = 3
-export const DEFAULT_MAX_RETRIES = 2
-export const DEFAULT_RETRY_DELAY_MS = 1000
-export const DEFAULT_MAX_RETRY_WAIT_MS = 60_000
+/** A 429 or 408 is retried once on the same model, then the chain moves on. */
+export const DEFAULT_MAX_RETRIES = 1
+/** The least wait before a retry, whatever Retry-After says. */
+export const MIN_RETRY_WAIT_MS = 1000
 
 export type GatewayConfig = {
   /** Gateway origin, e.g. https://openrouter.ai (a trailing `/api/v1` is tolerated). */
   url: string
   apiKey: string | undefined
+  /** The first model of the chain (FREE_DEFAULT_MODEL when unset). */
   model?: string
+  /** Tried in order after `model` fails. */
+  fallbackModels?: readonly string[]
   /** Sent as HTTP-Referer. */
   siteUrl?: string
   /** Sent as X-Title (and X-OpenRouter-Title). */
   appName?: string
-  /** Per HTTP attempt, from when it leaves the queue. */
+  /** One deadline per model: from when its call is queued, through the request and any retry wait. */
   timeoutMs?: number
   /** Requests in flight at once per client; the rest wait in a queue. */
   maxInFlight?: number
-  /** Extra attempts after a retryable failure (408, 429 other than the daily cap, 5xx). */
+  /** Extra attempts on the same model after a 408 or a 429 other than the daily cap. */
   maxRetries?: number
-  /** Wait before a retry when the gateway sends no Retry-After. */
-  retryDelayMs?: number
-  /** A Retry-After longer than this is not waited for: the call fails instead. */
-  maxRetryWaitMs?: number
   fetch?: typeof fetch
 }
 
@@ -69,6 +76,8 @@ export type GenerationUsage = { promptTokens?: number; completionTokens?: number
 
 export type GenerationResult = {
   content: string
+  /** The models of the chain that failed (or were skipped) before this one, with their errors. */
+  failures: ModelFailure[]
   /** The model that served the answer (the gateway may substitute one). */
   model: string
   requestedModel: string
@@ -101,9 +110,13 @@ type Call<T> = {
   path: string
   body?: unknown
   model?: string
+  /** The caller's signal. */
   signal?: AbortSignal
   read: (json: unknown, response: Response) => T
 }
+
+/** A call with its deadline running. */
+type TimedCall<T> = Call<T> & { deadline: AbortSignal; signal: AbortSignal; deadlineAt: number }
 
 const numberOrUndefined = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
 
@@ -160,44 +173,40 @@ const positiveInteger = (value: number | undefined, fallback: number, name: stri
 
 export class GatewayClient {
   readonly baseUrl: string
-  readonly defaultModel: string
+  /** GATEWAY_MODEL then the fallbacks, as configured. */
+  readonly models: readonly string[]
   readonly timeoutMs: number
   readonly maxInFlight: number
   readonly maxRetries: number
   private readonly apiKey: string | undefined
   private readonly siteUrl?: string
   private readonly appName?: string
-  private readonly retryDelayMs: number
-  private readonly maxRetryWaitMs: number
   private readonly fetchImpl: typeof fetch
   private readonly limit: LimitFunction
 
   constructor(config: GatewayConfig) {
     this.baseUrl = normaliseBaseUrl(config.url)
     this.apiKey = config.apiKey?.trim() || undefined
-    this.defaultModel = config.model?.trim() || FREE_DEFAULT_MODEL
+    this.models = modelChain(config.model?.trim() || FREE_DEFAULT_MODEL, config.fallbackModels ?? [])
     this.siteUrl = config.siteUrl?.trim() || undefined
     this.appName = config.appName?.trim() || undefined
     this.timeoutMs = positiveInteger(config.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs')
     this.maxInFlight = positiveInteger(config.maxInFlight, DEFAULT_MAX_IN_FLIGHT, 'maxInFlight')
     this.maxRetries = positiveInteger(config.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries', 0)
-    this.retryDelayMs = positiveInteger(config.retryDelayMs, DEFAULT_RETRY_DELAY_MS, 'retryDelayMs', 0)
-    this.maxRetryWaitMs = positiveInteger(config.maxRetryWaitMs, DEFAULT_MAX_RETRY_WAIT_MS, 'maxRetryWaitMs', 0)
     this.fetchImpl = config.fetch ?? ((input, init) => fetch(input, init))
     this.limit = pLimit(this.maxInFlight)
   }
 
-  /** Requests now on the wire and waiting for a slot (for diagnostics). */
-  get load(): { active: number; queued: number } {
-    return { active: this.limit.activeCount, queued: this.limit.pendingCount }
+  /** Why this client can never succeed (no key, a key without the vendor prefix), before any request. */
+  get keyProblem(): GatewayError | undefined {
+    if (!this.apiKey) return new GatewayError({ code: 'missing_key', reason: 'no API key configured' })
+    if (!this.apiKey.startsWith(API_KEY_PREFIX)) {
+      return new GatewayError({ code: 'invalid_key_format', reason: `invalid API key (gateway keys start with "${API_KEY_PREFIX}")` })
+    }
+    return undefined
   }
 
-  /** One user message in, `choices[0].message.content` out. */
-  async generateText(request: GenerateTextRequest): Promise<string> {
-    return (await this.complete(request)).content
-  }
-
-  /** Like generateText, with the served model, id and usage. */
+  /** One model, one user message in, `choices[0].message.content` out (retried once after a 429 or 408). */
   async complete(request: GenerateTextRequest): Promise<GenerationResult> {
     const { signal, ...rest } = request
     const parsed = generateTextRequestSchema.safeParse(rest)
@@ -206,14 +215,9 @@ export class GatewayClient {
       throw new GatewayError({ code: 'invalid_request', reason: `invalid request (${detail.join('; ')})` })
     }
     const { prompt, model: requestedModel, ...sampling } = parsed.data
-    const model = requestedModel ?? this.defaultModel
-    const body = {
-      model,
-      messages: [{ role: 'user', content: prompt }],
-      ...sampling,
-      transforms: ['middle-out'],
-      route: 'fallback',
-    }
+    const model = requestedModel ?? this.models[0]
+    // One model per request: no `models`, and so no `route: "fallback"` (see the note at the top).
+    const body = { model, messages: [{ role: 'user', content: prompt }], ...sampling, transforms: ['middle-out'] }
     return this.send({
       method: 'POST',
       path: '/chat/completions',
@@ -225,21 +229,32 @@ export class GatewayClient {
   }
 
   /**
-   * Tries each model in order; the first success wins. An invalid key, a refused request or a
-   * caller's abort stops at once (no other model would do better); otherwise, when every model
-   * fails, throws AllModelsFailedError naming each model's reason.
+   * Walks the chain (the given models, else the configured ones); the first success wins and
+   * carries the failures before it. A bad key, a refused request or the caller's abort stops at
+   * once; after a 402 only `:free` models are tried, after the daily free cap no `:free` model
+   * is. When every model fails, throws AllModelsFailedError naming each model's reason.
    */
-  async generateWithModelFallback(models: readonly string[], request: GenerateTextRequest): Promise<GenerationResult> {
+  async generate(request: GenerateTextRequest, models: readonly string[] = this.models): Promise<GenerationResult> {
     const candidates = [...new Set(models.map((model) => model.trim()).filter(Boolean))]
-    if (candidates.length === 0) candidates.push(request.model?.trim() || this.defaultModel)
+    if (candidates.length === 0) candidates.push(...this.models)
     const failures: ModelFailure[] = []
+    let paidModelsRefused = false
+    let freeModelsCapped = false
     for (const model of candidates) {
+      const free = isFreeModel(model)
+      if ((paidModelsRefused && !free) || (freeModelsCapped && free)) {
+        const reason = free ? 'skipped: the daily free-model limit is reached' : 'skipped: no credits left for paid models'
+        failures.push({ model, error: new GatewayError({ code: 'skipped', reason, model }) })
+        continue
+      }
       try {
-        return await this.complete({ ...request, model })
+        return { ...(await this.complete({ ...request, model })), failures }
       } catch (error) {
         const gatewayError = asGatewayError(error).withModel(model)
         if (STOPS_FALLBACK.has(gatewayError.code)) throw gatewayError
         failures.push({ model, error: gatewayError })
+        if (gatewayError.code === 'insufficient_credits') paidModelsRefused = true
+        if (gatewayError.code === 'daily_limit') freeModelsCapped = true
       }
     }
     throw new AllModelsFailedError(failures)
@@ -260,16 +275,6 @@ export class GatewayClient {
     }
   }
 
-  private checkKey(): void {
-    if (!this.apiKey) throw new GatewayError({ code: 'missing_key', reason: 'no API key configured' })
-    if (!this.apiKey.startsWith(API_KEY_PREFIX)) {
-      throw new GatewayError({
-        code: 'invalid_key_format',
-        reason: `invalid API key (gateway keys start with "${API_KEY_PREFIX}")`,
-      })
-    }
-  }
-
   private headers(hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.apiKey}`,
@@ -284,31 +289,61 @@ export class GatewayClient {
     return headers
   }
 
-  /** Bounded retries around single attempts; each attempt takes one of the client's slots. */
+  /**
+   * One deadline (timeoutMs) from the moment the call is queued: the wait for a slot, the
+   * request and a retry's wait all count, so a full queue cannot stretch it. Each attempt takes
+   * one of the client's slots.
+   */
   private async send<T>(call: Call<T>): Promise<T> {
-    this.checkKey()
+    const keyProblem = this.keyProblem
+    if (keyProblem) throw keyProblem
+    const deadline = AbortSignal.timeout(this.timeoutMs)
+    const timed: TimedCall<T> = {
+      ...call,
+      deadline,
+      deadlineAt: Date.now() + this.timeoutMs,
+      signal: call.signal ? AbortSignal.any([call.signal, deadline]) : deadline,
+    }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await untilAborted(this.limit(() => this.attempt(call)), call)
+        return await untilAborted(
+          this.limit(() => this.attempt(timed)),
+          timed,
+          () => this.stopped(timed, undefined),
+        )
       } catch (error) {
         const gatewayError = asGatewayError(error, call.model)
         gatewayError.attempts = attempt
         if (!gatewayError.retryable || attempt > this.maxRetries) throw gatewayError
-        const wait = gatewayError.retryAfterMs ?? this.retryDelayMs
-        if (wait > this.maxRetryWaitMs) throw gatewayError
+        const wait = Math.max(MIN_RETRY_WAIT_MS, gatewayError.retryAfterMs ?? 0)
+        // A wait past the deadline would only end in a timeout: give the next model the time.
+        if (Date.now() + wait >= timed.deadlineAt) throw gatewayError
         try {
-          await sleep(wait, call.signal)
+          await sleep(wait, timed.signal)
         } catch (reason) {
-          throw aborted(call.model, reason)
+          throw this.stopped(timed, reason)
         }
       }
     }
   }
 
-  private async attempt<T>(call: Call<T>): Promise<T> {
-    if (call.signal?.aborted) throw aborted(call.model, call.signal.reason)
-    const timeout = AbortSignal.timeout(this.timeoutMs)
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout
+  /** The deadline passing is a timeout; the caller's signal is a cancel, or a timeout when it was one. */
+  private stopped(call: TimedCall<unknown>, cause: unknown): GatewayError {
+    const callerReason = call.signal.reason as unknown
+    if (call.deadline.aborted || isTimeout(callerReason)) {
+      return new GatewayError({
+        code: 'timeout',
+        reason: call.deadline.aborted ? `no answer within ${this.timeoutMs} ms` : 'no answer in the time allowed',
+        model: call.model,
+        cause: cause ?? callerReason,
+      })
+    }
+    return new GatewayError({ code: 'aborted', reason: 'the request was cancelled', model: call.model, cause: cause ?? callerReason })
+  }
+
+  private async attempt<T>(call: TimedCall<T>): Promise<T> {
+    // Its deadline may have passed while it waited for the slot: release the slot at once.
+    if (call.signal.aborted) throw this.stopped(call, undefined)
     let response: Response
     let text: string
     try {
@@ -316,19 +351,11 @@ export class GatewayClient {
         method: call.method,
         headers: this.headers(call.body !== undefined),
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        signal,
+        signal: call.signal,
       })
       text = await response.text()
     } catch (error) {
-      if (call.signal?.aborted) throw aborted(call.model, error)
-      if (timeout.aborted) {
-        throw new GatewayError({
-          code: 'timeout',
-          reason: `no answer within ${this.timeoutMs} ms`,
-          model: call.model,
-          cause: error,
-        })
-      }
+      if (call.signal.aborted) throw this.stopped(call, error)
       throw new GatewayError({ code: 'network', reason: networkReason(error), model: call.model, cause: error })
     }
     const json = parseJson(text)
@@ -358,8 +385,6 @@ export class GatewayClient {
   }
 }
 
-export const createGatewayClient = (config: GatewayConfig) => new GatewayClient(config)
-
 /** Failures no other model can fix. */
 const STOPS_FALLBACK = new Set<GatewayErrorCode>(['missing_key', 'invalid_key_format', 'invalid_key', 'invalid_request', 'aborted'])
 
@@ -373,20 +398,18 @@ function asGatewayError(error: unknown, model?: string): GatewayError {
   })
 }
 
-/** A queued call rejects as soon as its caller aborts (its slot, when it comes, is released at once). */
-function untilAborted<T>(promise: Promise<T>, call: Call<unknown>): Promise<T> {
+/** A queued call rejects as soon as its deadline passes or its caller aborts (its slot, when it comes, is released at once). */
+function untilAborted<T>(promise: Promise<T>, call: TimedCall<unknown>, stopped: () => GatewayError): Promise<T> {
   const { signal } = call
-  if (!signal) return promise
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted(call.model, signal.reason))
+    const onAbort = () => reject(stopped())
     if (signal.aborted) onAbort()
     else signal.addEventListener('abort', onAbort, { once: true })
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
   })
 }
 
-const aborted = (model: string | undefined, cause: unknown) =>
-  new GatewayError({ code: 'aborted', reason: 'the request was cancelled', model, cause })
+const isTimeout = (reason: unknown) => reason instanceof DOMException && reason.name === 'TimeoutError'
 
 function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause
@@ -451,6 +474,7 @@ function readCompletion(json: unknown, requestedModel: string): GenerationResult
   const usage = record.usage as Record<string, unknown> | undefined
   return {
     content,
+    failures: [],
     model: typeof record.model === 'string' && record.model ? record.model : requestedModel,
     requestedModel,
     id: typeof record.id === 'string' ? record.id : undefined,

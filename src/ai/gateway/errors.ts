@@ -26,6 +26,8 @@ export type GatewayErrorCode =
   | 'timeout'
   | 'network'
   | 'aborted'
+  // not tried: an earlier failure showed this model cannot succeed (402 → paid, daily cap → :free)
+  | 'skipped'
 
 export type GatewayErrorInit = {
   code: GatewayErrorCode
@@ -43,7 +45,8 @@ export type GatewayErrorInit = {
   cause?: unknown
 }
 
-const KEY_PATTERN = /sk-or-[A-Za-z0-9_-]*/g
+// At least one character after the prefix: the bare prefix in a hint ("keys start with "sk-or-"") is no key.
+const KEY_PATTERN = /sk-or-[A-Za-z0-9_-]+/g
 
 /** Removes anything shaped like a gateway key from a text that may reach a log or a user. */
 export const redactKeys = (text: string): string => text.replace(KEY_PATTERN, 'sk-or-***')
@@ -214,12 +217,13 @@ export function classifyStatus(status: number, body: ErrorBody | undefined): Cla
       }
       return { code: 'rate_limited', reason: 'rate limited', retryable: true }
     }
+    // 5xx: another model (another provider) is likelier to answer than the same one again.
     case 502:
-      return { code: 'provider_error', reason: 'the model provider returned an error', retryable: true }
+      return { code: 'provider_error', reason: 'the model provider returned an error', retryable: false }
     case 503:
-      return { code: 'unavailable', reason: 'the model is unavailable', retryable: true }
+      return { code: 'unavailable', reason: 'the model is unavailable', retryable: false }
     default:
-      if (status >= 500) return { code: 'server_error', reason: 'gateway server error', retryable: true }
+      if (status >= 500) return { code: 'server_error', reason: 'gateway server error', retryable: false }
       return { code: 'http_error', reason: `unexpected HTTP status ${status}`, retryable: false }
   }
 }

@@ -1,11 +1,9 @@
 export {
   API_KEY_PREFIX,
-  createGatewayClient,
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_RETRIES,
-  DEFAULT_MAX_RETRY_WAIT_MS,
-  DEFAULT_RETRY_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
+  MIN_RETRY_WAIT_MS,
   FREE_DEFAULT_MODEL,
   GatewayClient,
   generateTextRequestSchema,
@@ -30,10 +28,9 @@ export {
   AI_DISABLED_MESSAGE,
   describeFailure,
   failureMessage,
-  generateWithFallbackMode,
   MANUAL_ENTRY_MESSAGE,
-  manualResult,
-  type FallbackModeResult,
   type FallbackModeSettings,
 } from './fallback-mode'
 export { parseRetryAfter } from './retry-after'
+export { FREE_SUFFIX, isFreeModel, MODEL_ID, modelChain, parseModelList, type ParsedModelList } from './models'
+export { checkGateway, type GatewayCheck, type ModelAvailability } from './check'

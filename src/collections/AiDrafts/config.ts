@@ -78,7 +78,22 @@ export const AiDrafts: CollectionConfig = {
         },
       ],
     },
-    { name: 'model', type: 'text', maxLength: 200, admin: systemSet },
+    { name: 'model', type: 'text', maxLength: 200, admin: { ...systemSet, description: 'The model that wrote this draft.' } },
+    {
+      name: 'failedModels',
+      label: 'Models that failed before',
+      type: 'array',
+      admin: { ...systemSet, description: 'The models of the chain tried before the one that wrote it, and why each failed.' },
+      fields: [
+        {
+          type: 'row',
+          fields: [
+            { name: 'model', type: 'text', required: true, maxLength: 200, admin: { readOnly: true } },
+            { name: 'reason', type: 'text', required: true, maxLength: 600, admin: { readOnly: true } },
+          ],
+        },
+      ],
+    },
     { name: 'prompt', type: 'textarea', admin: { ...systemSet, description: 'Exactly what was sent to the model.' } },
     { name: 'input', type: 'json', admin: { ...systemSet, description: 'The task input the draft was generated from.' } },
   ],

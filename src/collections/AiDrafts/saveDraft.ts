@@ -23,6 +23,7 @@ export function saveAiDraft(
       status: 'pending_review',
       requiresApproval: true,
       model: result.model,
+      failedModels: result.failedModels,
       prompt: result.prompt,
       target,
       input,

@@ -1,6 +1,7 @@
 import type { GlobalConfig } from 'payload'
 
-import { anyone, isAdmin } from '@/access'
+import { anyone, isAdmin, userIsStaff } from '@/access'
+import { parseModelList } from '@/ai/gateway/models'
 import { taskNames } from '@/ai/tasks/names'
 import { TENANT_NAME } from '@/fields/patterns'
 import { purgeAllPages } from '@/utilities/revalidate'
@@ -76,8 +77,30 @@ export const SiteSettings: GlobalConfig = {
       name: 'ai',
       type: 'group',
       label: 'AI helper',
-      admin: { description: 'Which tasks the AI helper may draft (it also needs ENABLE_AI=true on the server).' },
-      fields: taskNames.map((task) => ({ name: task, type: 'checkbox' as const, defaultValue: true })),
+      admin: { description: 'Which tasks the AI helper may draft (it also needs ENABLE_AI=true on the server), and with which models.' },
+      fields: [
+        ...taskNames.map((task) => ({ name: task, type: 'checkbox' as const, defaultValue: true })),
+        {
+          name: 'fallbackModels',
+          type: 'text',
+          maxLength: 2000,
+          // Site settings are public (the frontend reads them); the model chain is the staff's business.
+          access: { read: ({ req }) => userIsStaff(req.user) },
+          admin: {
+            description:
+              'Tried in order after GATEWAY_MODEL when it fails, comma-separated (<vendor>/<model>, e.g. meta-llama/llama-3.3-70b-instruct:free). Empty: GATEWAY_FALLBACK_MODELS.',
+          },
+          validate: (value: string | null | undefined) => {
+            const { problems } = parseModelList(value)
+            return problems.length === 0 ? true : problems.join('; ')
+          },
+        },
+        {
+          name: 'gatewayStatus',
+          type: 'ui',
+          admin: { components: { Field: '@/globals/SiteSettings/components/GatewayStatus#GatewayStatus' } },
+        },
+      ],
     },
   ],
   hooks: { afterChange: [({ doc }) => (purgeAllPages(), doc)] },

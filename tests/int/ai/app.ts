@@ -12,20 +12,26 @@ export type AiEnvironment = {
   enableAi: string | undefined
   gatewayUrl?: string
   brokerUrl?: string
+  /** GATEWAY_FALLBACK_MODELS (none by default). */
+  fallbackModels?: string
+  /** GATEWAY_SITE_URL; '' leaves it unset (the referer is then PUBLIC_SERVER_URL). */
+  siteUrl?: string
+  apiKey?: string
 }
 
 /**
  * Payload on the test database behind a real HTTP server with the AI routes (and the layer
  * features route). The config and env() read the environment on first import, so it is set first.
  */
-export async function startAiApp({ enableAi, gatewayUrl, brokerUrl }: AiEnvironment) {
+export async function startAiApp({ enableAi, gatewayUrl, brokerUrl, fallbackModels = '', siteUrl = 'https://dashboard.example.org', apiKey = GATEWAY_KEY }: AiEnvironment) {
   if (enableAi === undefined) delete process.env.ENABLE_AI
   else process.env.ENABLE_AI = enableAi
   Object.assign(process.env, {
     GATEWAY_URL: gatewayUrl ?? 'http://127.0.0.1:9',
-    GATEWAY_API_KEY: GATEWAY_KEY,
+    GATEWAY_API_KEY: apiKey,
     GATEWAY_MODEL,
-    GATEWAY_SITE_URL: 'https://dashboard.example.org',
+    GATEWAY_FALLBACK_MODELS: fallbackModels,
+    GATEWAY_SITE_URL: siteUrl,
     GATEWAY_APP_NAME: 'City Dashboard Tests',
     NGSI_LD_BROKER_URL: brokerUrl ?? 'http://127.0.0.1:9',
     NGSI_LD_TENANT: '',
@@ -38,6 +44,7 @@ export async function startAiApp({ enableAi, gatewayUrl, brokerUrl }: AiEnvironm
     {
       '/api/ai/generate': (await import('@/app/api/ai/generate/route')).POST,
       '/api/questions/ask': (await import('@/app/api/questions/ask/route')).POST,
+      '/api/ai/gateway-test': (await import('@/app/api/ai/gateway-test/route')).POST,
     },
     { '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default },
   )

@@ -28,6 +28,18 @@ const answerDraftsOf = async (questionId: number | string) =>
       depth: 0,
     })
   ).docs
+/** The answer-draft job of a question (the jobs queue's own record). */
+const jobOf = async (questionId: number | string) => {
+  const { docs } = await payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'draftCitizenAnswer' } }, limit: 100, depth: 0 })
+  return docs.find((job) => (job.input as { questionId?: string } | null)?.questionId === String(questionId))
+}
+/** Waits for the background job to have run once (it starts right after the answer). */
+const jobHasRun = (questionId: number | string) =>
+  expect.poll(async () => (await jobOf(questionId))?.totalTried ?? 0, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(1)
+const draftsAppear = async (questionId: number | string) => {
+  await expect.poll(async () => (await answerDraftsOf(questionId)).length, { timeout: 15_000, interval: 100 }).toBe(1)
+  return answerDraftsOf(questionId)
+}
 const publicQuestions = async () => ((await (await callJson(baseUrl, 'GET', '/api/questions?limit=100')).json()) as { docs: Question[] }).docs
 
 beforeAll(async () => {
@@ -70,7 +82,7 @@ describe('POST /api/questions/ask', () => {
 
     const stored = await payload.findByID({ collection: 'questions', id: body.question.id })
     expect(stored).toMatchObject({ question: 'How is the air quality in Santander today?', city: 'santander', status: 'received' })
-    const [draft] = await answerDraftsOf(body.question.id)
+    const [draft] = await draftsAppear(body.question.id)
     expect(draft).toMatchObject({ status: 'pending_review', target: { collection: 'questions', field: 'answer' } })
 
     // The prompt carries the question and a summary of the city's current data, not raw entities.
@@ -87,7 +99,7 @@ describe('POST /api/questions/ask', () => {
   it('publishes the answer only once staff approve and apply it', async () => {
     gateway.script(reply.success('Buses run every 15 minutes on line 1.'))
     const { question } = (await (await ask({ question: 'How often does bus line 1 run?' })).json()) as { question: { id: number } }
-    const [draft] = await answerDraftsOf(question.id)
+    const [draft] = await draftsAppear(question.id)
     const patch = (status: AiDraft['status']) =>
       callJson(baseUrl, 'PATCH', `/api/ai-drafts/${draft.id}`, { status }, { token: tokens.editor })
 
@@ -102,13 +114,50 @@ describe('POST /api/questions/ask', () => {
     expect(published).not.toHaveProperty('answerDraft')
   })
 
-  it('keeps the question when the gateway fails, without a draft', async () => {
-    gateway.script(reply.error(402))
+  it('answers "received" at once while the gateway is still writing; the draft follows in the background', async () => {
+    gateway.script(reply.success('The museum opens at ten.', { delayMs: 1500 }))
+    const response = await ask({ question: 'When does the city museum open?' })
+    expect(response.status).toBe(201)
+    const { question } = (await response.json()) as { question: { id: number; status: string } }
+    expect(question.status).toBe('received')
+    // The answer came back before the gateway's: no draft yet.
+    expect(await answerDraftsOf(question.id)).toHaveLength(0)
+    const [draft] = await draftsAppear(question.id)
+    expect(draft).toMatchObject({ status: 'pending_review', draft: 'The museum opens at ten.' })
+    // Done: the queue removes completed jobs.
+    await expect.poll(() => jobOf(question.id)).toBeUndefined()
+  })
+
+  it('keeps the question when the gateway fails: the job fails, is kept for a retry, and no draft is made', async () => {
+    gateway.script({ ...reply.error(402), times: Infinity })
     const response = await ask({ question: 'Where can I charge an electric car?' })
     expect(response.status).toBe(201)
     const { question } = (await response.json()) as { question: { id: number } }
+    await jobHasRun(question.id)
+    const job = await jobOf(question.id)
+    // Not given up: retries remain (the cron runs them); the question waits, to be answered by hand if they fail too.
+    expect(job).toMatchObject({ hasError: false, completedAt: null })
+    expect(job?.waitUntil).toEqual(expect.any(String))
+    expect(job?.log?.at(-1)).toMatchObject({ state: 'failed' })
     expect(await payload.findByID({ collection: 'questions', id: question.id })).toMatchObject({ status: 'received' })
     expect(await answerDraftsOf(question.id)).toHaveLength(0)
+  })
+
+  it('a retry that succeeds writes the draft once', async () => {
+    gateway.script(reply.error(503), reply.success('Charging points are listed on the map.'))
+    const { question } = (await (await ask({ question: 'Where are the charging points?' })).json()) as { question: { id: number } }
+    await jobHasRun(question.id)
+    const job = await jobOf(question.id)
+    // As the cron would once the backoff has passed.
+    await payload.update({ collection: 'payload-jobs', id: job!.id, data: { waitUntil: new Date(Date.now() - 1000).toISOString() } })
+    await payload.jobs.runByID({ id: job!.id })
+    const [draft] = await draftsAppear(question.id)
+    expect(draft.draft).toBe('Charging points are listed on the map.')
+    // A second job for the same question (a duplicate queueing) writes no second draft.
+    const again = await payload.jobs.queue({ task: 'draftCitizenAnswer', input: { questionId: String(question.id) } })
+    await payload.jobs.runByID({ id: again.id })
+    expect(await answerDraftsOf(question.id)).toHaveLength(1)
+    expect(gateway.chatRequests).toHaveLength(2)
   })
 
   it.each([
@@ -146,7 +195,7 @@ describe('POST /api/questions/ask', () => {
   })
 
   it('lets staff answer by hand, but not mark a question answered without an answer', async () => {
-    gateway.script(reply.error(402))
+    gateway.script({ ...reply.error(402), times: Infinity })
     const { question } = (await (await ask({ question: 'When is the next council meeting?' })).json()) as { question: { id: number } }
     const patch = (data: Record<string, unknown>) => callJson(baseUrl, 'PATCH', `/api/questions/${question.id}`, data, { token: tokens.editor })
     const empty = await patch({ status: 'answered' })

@@ -98,7 +98,9 @@ describe('POST /api/ai/generate', () => {
       'x-title': 'City Dashboard Tests',
     })
     const sentBody = sent.body as { model: string; max_tokens: number; messages: Array<{ role: string; content: string }> }
-    expect(sentBody).toMatchObject({ model: GATEWAY_MODEL, max_tokens: 1200, transforms: ['middle-out'], route: 'fallback' })
+    expect(sentBody).toMatchObject({ model: GATEWAY_MODEL, max_tokens: 1200, transforms: ['middle-out'] })
+    expect(sentBody).not.toHaveProperty('route')
+    expect(sentBody).not.toHaveProperty('models')
     expect(sentBody.messages).toHaveLength(1)
     expect(sentBody.messages[0].role).toBe('user')
     // The field's own prompt (custom.ai.prompts.generate) and the editor's data.

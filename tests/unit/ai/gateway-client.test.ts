@@ -28,7 +28,7 @@ const failure = async (promise: Promise<unknown>): Promise<GatewayError> => {
 describe('gateway client: request', () => {
   it('sends one user message with the headers and body defaults and returns the content', async () => {
     gateway.script(reply.success('A draft.'))
-    const content = await client({ model: 'openai/gpt-4o-mini' }).generateText({ prompt: 'Write something' })
+    const { content } = await client({ model: 'openai/gpt-4o-mini' }).complete({ prompt: 'Write something' })
     expect(content).toBe('A draft.')
     expect(gateway.requests).toHaveLength(1)
     const [request] = gateway.requests
@@ -44,13 +44,12 @@ describe('gateway client: request', () => {
       max_tokens: 500,
       temperature: 0.7,
       transforms: ['middle-out'],
-      route: 'fallback',
     })
   })
 
   it('passes the optional sampling settings and a per-request model; defaults to a free model', async () => {
-    await client().generateText({ prompt: 'p', top_p: 0.9, frequency_penalty: 0.5, presence_penalty: -0.5, max_tokens: 50, temperature: 0 })
-    await client().generateText({ prompt: 'p', model: 'x/y' })
+    await client().complete({ prompt: 'p', top_p: 0.9, frequency_penalty: 0.5, presence_penalty: -0.5, max_tokens: 50, temperature: 0 })
+    await client().complete({ prompt: 'p', model: 'x/y' })
     const [first, second] = gateway.requests.map((request) => request.body as Record<string, unknown>)
     expect(first).toMatchObject({ model: FREE_DEFAULT_MODEL, top_p: 0.9, frequency_penalty: 0.5, presence_penalty: -0.5, max_tokens: 50, temperature: 0 })
     expect(FREE_DEFAULT_MODEL).toMatch(/:free$/)
@@ -59,14 +58,14 @@ describe('gateway client: request', () => {
   })
 
   it('omits HTTP-Referer and X-Title when not configured and accepts a url ending in /api/v1', async () => {
-    await new GatewayClient({ url: `${gateway.url}/api/v1/`, apiKey: KEY }).generateText({ prompt: 'p' })
+    await new GatewayClient({ url: `${gateway.url}/api/v1/`, apiKey: KEY }).complete({ prompt: 'p' })
     expect(gateway.requests[0].path).toBe('/api/v1/chat/completions')
     expect(gateway.requests[0].headers).not.toHaveProperty('http-referer')
     expect(gateway.requests[0].headers).not.toHaveProperty('x-title')
   })
 
   it('refuses out-of-range settings before any request', async () => {
-    const error = await failure(client().generateText({ prompt: 'p', temperature: 3 }))
+    const error = await failure(client().complete({ prompt: 'p', temperature: 3 }))
     expect(error.code).toBe('invalid_request')
     expect(gateway.requests).toHaveLength(0)
   })
@@ -74,10 +73,11 @@ describe('gateway client: request', () => {
 
 describe('gateway client: key check', () => {
   it('rejects a key without the sk-or- prefix before any request', async () => {
-    const error = await failure(client({ apiKey: 'sk-proj-abc123' }).generateText({ prompt: 'p' }))
+    const error = await failure(client({ apiKey: 'sk-proj-abc123' }).complete({ prompt: 'p' }))
     expect(error.code).toBe('invalid_key_format')
-    expect(error.message).toMatch(/invalid API key/)
-    expect(error.message).toContain('sk-or-')
+    // The hint is readable: the bare prefix is not taken for a key and redacted.
+    expect(error.reason).toBe('invalid API key (gateway keys start with "sk-or-")')
+    expect(error.message).toContain('invalid API key (gateway keys start with "sk-or-")')
     expect(error.message).not.toContain('abc123')
     await expect(client({ apiKey: 'nope' }).listModels()).rejects.toThrow(/invalid API key/)
     await expect(client({ apiKey: undefined }).keyInfo()).rejects.toThrow(/no API key/)
@@ -94,7 +94,7 @@ describe('gateway client: errors', () => {
     [404, 'Not Found', 'no_endpoints', 'No endpoints found for'],
   ] as const)('%i: the message carries the status text and the gateway message; not retried', async (status, statusText, code, gatewayText) => {
     gateway.script(reply.error(status, { times: 5 }))
-    const error = await failure(client().generateText({ prompt: 'p' }))
+    const error = await failure(client().complete({ prompt: 'p' }))
     expect(error.status).toBe(status)
     expect(error.code).toBe(code)
     expect(error.message).toContain(`${status} ${statusText}`)
@@ -104,38 +104,38 @@ describe('gateway client: errors', () => {
 
   it('names an invalid key and the moderation reasons', async () => {
     gateway.script(reply.error(401), reply.error(403), reply.error(402))
-    expect((await failure(client().generateText({ prompt: 'p' }))).reason).toBe('invalid API key')
-    expect((await failure(client().generateText({ prompt: 'p' }))).reason).toContain('harassment')
-    expect((await failure(client().generateText({ prompt: 'p' }))).reason).toContain(':free')
+    expect((await failure(client().complete({ prompt: 'p' }))).reason).toBe('invalid API key')
+    expect((await failure(client().complete({ prompt: 'p' }))).reason).toContain('harassment')
+    expect((await failure(client().complete({ prompt: 'p' }))).reason).toContain(':free')
   })
 
   it('treats a 200 carrying an error as a failure', async () => {
     gateway.script(reply.errorIn200({ code: 'server_error', message: 'Something broke upstream' }))
-    const error = await failure(client().generateText({ prompt: 'p' }))
+    const error = await failure(client().complete({ prompt: 'p' }))
     expect(error.code).toBe('upstream_error')
     expect(error.message).toContain('200 OK')
     expect(error.message).toContain('Something broke upstream')
 
     gateway.script(reply.errorIn200({ inChoice: true, code: 400, message: 'Provider rejected the prompt' }))
-    const inChoice = await failure(client().generateText({ prompt: 'p' }))
+    const inChoice = await failure(client().complete({ prompt: 'p' }))
     expect(inChoice.message).toContain('Provider rejected the prompt')
   })
 
   it('treats empty or missing content as a failure', async () => {
     gateway.script(reply.success(''), reply.success(null), reply.success('   '))
-    for (let i = 0; i < 3; i++) expect((await failure(client().generateText({ prompt: 'p' }))).code).toBe('empty_content')
+    for (let i = 0; i < 3; i++) expect((await failure(client().complete({ prompt: 'p' }))).code).toBe('empty_content')
   })
 
   it('falls back to the status text when the body is not JSON', async () => {
     gateway.script(reply.raw(502, '<html><body>Bad gateway</body></html>', { contentType: 'text/html' }))
-    const error = await failure(client({ maxRetries: 0 }).generateText({ prompt: 'p' }))
+    const error = await failure(client().complete({ prompt: 'p' }))
     expect(error.message).toContain('502 Bad Gateway')
     expect(error.message).not.toContain('<html>')
   })
 
   it('never puts the key into a message', async () => {
     gateway.script(reply.error(401, { message: `Key ${KEY} not found` }))
-    const error = await failure(client().generateText({ prompt: 'p' }))
+    const error = await failure(client().complete({ prompt: 'p' }))
     expect(error.message).not.toContain(KEY)
     expect(error.message).toContain('sk-or-***')
   })
@@ -145,7 +145,7 @@ describe('gateway client: limits and timeouts', () => {
   it('keeps at most 3 requests in flight under 20 concurrent calls', async () => {
     gateway.script(reply.success('ok', { delayMs: 60, times: Infinity }))
     const shared = client()
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => shared.generateText({ prompt: `p${i}` })))
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => shared.complete({ prompt: `p${i}` })))
     expect(results).toHaveLength(20)
     expect(gateway.requests).toHaveLength(20)
     expect(gateway.maxInFlight).toBe(3)
@@ -154,14 +154,14 @@ describe('gateway client: limits and timeouts', () => {
   it('honours maxInFlight per client instance', async () => {
     gateway.script(reply.success('ok', { delayMs: 40, times: Infinity }))
     const single = client({ maxInFlight: 1 })
-    await Promise.all(Array.from({ length: 5 }, () => single.generateText({ prompt: 'p' })))
+    await Promise.all(Array.from({ length: 5 }, () => single.complete({ prompt: 'p' })))
     expect(gateway.maxInFlight).toBe(1)
   })
 
   it('times out a slow answer', async () => {
     gateway.script(reply.success('late', { delayMs: 3000 }))
     const started = performance.now()
-    const error = await failure(client({ timeoutMs: 200 }).generateText({ prompt: 'p' }))
+    const error = await failure(client({ timeoutMs: 200 }).complete({ prompt: 'p' }))
     expect(error.code).toBe('timeout')
     expect(error.message).toMatch(/200 ms/)
     expect(performance.now() - started).toBeLessThan(2000)
@@ -171,7 +171,7 @@ describe('gateway client: limits and timeouts', () => {
   it("stops on the caller's abort signal", async () => {
     gateway.script(reply.success('late', { delayMs: 3000 }))
     const controller = new AbortController()
-    const pending = client().generateText({ prompt: 'p', signal: controller.signal })
+    const pending = client().complete({ prompt: 'p', signal: controller.signal })
     setTimeout(() => controller.abort(), 50)
     expect((await failure(pending)).code).toBe('aborted')
   })

@@ -1,13 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import {
-  AI_DISABLED_MESSAGE,
-  AllModelsFailedError,
-  GatewayClient,
-  GatewayError,
-  generateWithFallbackMode,
-  type GatewayConfig,
-} from '@/ai/gateway'
+import { AI_DISABLED_MESSAGE, GatewayClient, runAiTask, type FallbackModeSettings, type GatewayConfig } from '@/ai'
 
 import { closedPortUrl, reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
 
@@ -20,67 +13,28 @@ beforeAll(async () => {
 afterAll(() => gateway.close())
 afterEach(() => gateway.reset())
 
-const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({ url: gateway.url, apiKey: KEY, retryDelayMs: 10, ...overrides })
-const models = () => gateway.requests.map((request) => (request.body as { model: string }).model)
+const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({ url: gateway.url, apiKey: KEY, ...overrides })
 
-describe('generateWithModelFallback', () => {
-  it('tries the models in order and the first success wins', async () => {
-    gateway.script(reply.error(404, { model: 'a/one' }), reply.error(503, { model: 'b/two:free', times: 3 }), reply.success('from c', { model: 'c/three' }))
-    const result = await new GatewayClient(config()).generateWithModelFallback(['a/one', 'b/two:free', 'c/three', 'd/four'], { prompt: 'p' })
-    expect(result).toMatchObject({ content: 'from c', model: 'c/three', requestedModel: 'c/three' })
-    // 404 moves on at once; 503 is retried (3 attempts) before moving on; d/four is never asked.
-    expect(models()).toEqual(['a/one', 'b/two:free', 'b/two:free', 'b/two:free', 'c/three'])
-  })
+// Manual mode, as every route meets it: through runAiTask.
+const run = (settings: FallbackModeSettings) => runAiTask(settings, 'documentation', { topic: 'Map layers' })
 
-  it('throws "all AI models failed" naming each model and its reason', async () => {
-    gateway.script(reply.dailyCap({ model: 'b/two:free' }), reply.error(402, { model: 'c/three' }))
-    const error = await new GatewayClient(config())
-      .generateWithModelFallback(['nope/model', 'b/two:free', 'c/three'], { prompt: 'p' })
-      .catch((reason: unknown) => reason)
-    expect(error).toBeInstanceOf(AllModelsFailedError)
-    const failed = error as AllModelsFailedError
-    expect(failed.message).toMatch(/^all AI models failed/)
-    expect(failed.message).toContain('nope/model: unknown model (400 Bad Request)')
-    expect(failed.message).toContain('b/two:free: daily free-model limit reached')
-    expect(failed.message).toContain('c/three: insufficient credits')
-    expect(failed.failures.map((failure) => failure.model)).toEqual(['nope/model', 'b/two:free', 'c/three'])
-    expect(models()).toEqual(['nope/model', 'b/two:free', 'c/three'])
-  })
-
-  it('stops at once on an invalid key', async () => {
-    gateway.script(reply.error(401, { times: Infinity }))
-    const error = await new GatewayClient(config()).generateWithModelFallback(['a/one', 'c/three'], { prompt: 'p' }).catch((reason: unknown) => reason)
-    expect(error).toBeInstanceOf(GatewayError)
-    expect((error as GatewayError).reason).toBe('invalid API key')
-    expect(models()).toEqual(['a/one'])
-  })
-
-  it('uses the configured model when the list is empty', async () => {
-    await new GatewayClient(config({ model: 'd/four' })).generateWithModelFallback([], { prompt: 'p' })
-    expect(models()).toEqual(['d/four'])
-  })
-})
-
-describe('generateWithFallbackMode', () => {
+describe('manual mode', () => {
   it('returns manual mode without a request when AI is disabled', async () => {
-    const result = await generateWithFallbackMode({ enabled: false, gateway: config() }, { prompt: 'p' })
-    expect(result).toEqual({ mode: 'manual', content: '', message: AI_DISABLED_MESSAGE })
+    const result = await run({ enabled: false, gateway: config() })
+    expect(result).toMatchObject({ mode: 'manual', content: '', message: AI_DISABLED_MESSAGE })
     expect(result.message).toMatch(/manually/)
     expect(gateway.requests).toHaveLength(0)
   })
 
   it('returns the content in ai mode when generation works', async () => {
-    gateway.script(reply.error(503, { model: 'a/one', times: 3 }), reply.success('Generated', { model: 'c/three' }))
-    const result = await generateWithFallbackMode({ enabled: true, gateway: new GatewayClient(config()), models: ['a/one', 'c/three'] }, { prompt: 'p' })
-    expect(result).toEqual({ mode: 'ai', content: 'Generated', model: 'c/three' })
+    gateway.script(reply.error(503, { model: 'a/one' }), reply.success('Generated', { model: 'c/three' }))
+    const result = await run({ enabled: true, gateway: new GatewayClient(config()), models: ['a/one', 'c/three'] })
+    expect(result).toMatchObject({ mode: 'ai', content: 'Generated', model: 'c/three' })
   })
 
   it('returns manual mode with a short reason when the gateway is down', async () => {
     const errors: unknown[] = []
-    const result = await generateWithFallbackMode(
-      { enabled: true, gateway: { url: await closedPortUrl(), apiKey: KEY }, onError: (error) => errors.push(error) },
-      { prompt: 'p' },
-    )
+    const result = await run({ enabled: true, gateway: { url: await closedPortUrl(), apiKey: KEY }, onError: (error) => errors.push(error) })
     expect(result.mode).toBe('manual')
     expect(result.content).toBe('')
     expect(result.message).toMatch(/AI generation failed \(.*gateway unreachable.*\)\. Please enter the content manually\./)
@@ -89,25 +43,25 @@ describe('generateWithFallbackMode', () => {
   })
 
   it('returns manual mode for a bad key and every model failing, never showing the key', async () => {
-    const badKey = await generateWithFallbackMode({ enabled: true, gateway: config({ apiKey: 'not-a-gateway-key' }) }, { prompt: 'p' })
+    const badKey = await run({ enabled: true, gateway: config({ apiKey: 'not-a-gateway-key' }) })
     expect(badKey.mode).toBe('manual')
     expect(badKey.message).toContain('invalid API key')
     expect(badKey.message).not.toContain('not-a-gateway-key')
 
     gateway.script(reply.error(401, { message: `No user for key ${KEY}` }))
-    const rejected = await generateWithFallbackMode({ enabled: true, gateway: config({ model: 'a/one' }) }, { prompt: 'p' })
+    const rejected = await run({ enabled: true, gateway: config({ model: 'a/one' }) })
     expect(rejected.message).toContain('invalid API key')
     expect(rejected.message).not.toContain(KEY)
 
     gateway.script(reply.error(404, { model: 'a/one' }), reply.dailyCap({ model: 'b/two:free' }))
-    const allFailed = await generateWithFallbackMode({ enabled: true, gateway: config(), models: ['a/one', 'b/two:free'] }, { prompt: 'p' })
+    const allFailed = await run({ enabled: true, gateway: config(), models: ['a/one', 'b/two:free'] })
     expect(allFailed.mode).toBe('manual')
-    expect(allFailed.message).toContain('all models failed')
+    expect(allFailed.message).toContain('all AI models failed')
     expect(allFailed.message).toContain('a/one')
   })
 
   it('returns manual mode when enabled without a gateway', async () => {
-    const result = await generateWithFallbackMode({ enabled: true }, { prompt: 'p' })
+    const result = await run({ enabled: true })
     expect(result).toMatchObject({ mode: 'manual', content: '' })
     expect(result.message).toMatch(/not configured/)
   })

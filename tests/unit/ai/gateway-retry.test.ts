@@ -20,7 +20,7 @@ describe('retries', () => {
   it('waits 1000 ms after a 429 without Retry-After, then succeeds', async () => {
     gateway.script(reply.rateLimited(), reply.success('after the wait'))
     const started = performance.now()
-    await expect(client().generateText({ prompt: 'p' })).resolves.toBe('after the wait')
+    await expect(client().complete({ prompt: 'p' })).resolves.toMatchObject({ content: 'after the wait' })
     expect(performance.now() - started).toBeGreaterThanOrEqual(950)
     expect(gateway.requests).toHaveLength(2)
     expect(gaps()[0]).toBeGreaterThanOrEqual(950)
@@ -29,45 +29,41 @@ describe('retries', () => {
   it('honours Retry-After in seconds', async () => {
     gateway.script(reply.rateLimited({ retryAfter: 2 }), reply.success('ok'))
     const started = performance.now()
-    await client().generateText({ prompt: 'p' })
+    await client().complete({ prompt: 'p' })
     expect(performance.now() - started).toBeGreaterThanOrEqual(1950)
     expect(gaps()[0]).toBeGreaterThanOrEqual(1950)
   })
 
-  it('honours a short fractional Retry-After rather than the 1000 ms default', async () => {
+  it('waits at least 1000 ms even when Retry-After asks for less', async () => {
     gateway.script(reply.rateLimited({ retryAfter: '0.2' }), reply.success('ok'))
-    const started = performance.now()
-    await client().generateText({ prompt: 'p' })
-    const elapsed = performance.now() - started
-    expect(elapsed).toBeGreaterThanOrEqual(190)
-    expect(elapsed).toBeLessThan(900)
+    await client().complete({ prompt: 'p' })
+    expect(gaps()[0]).toBeGreaterThanOrEqual(950)
   })
 
-  it('gives up after the bounded number of retries', async () => {
-    gateway.script(reply.error(503, { times: Infinity }))
-    const error = (await client({ maxRetries: 2, retryDelayMs: 20 })
-      .generateText({ prompt: 'p' })
-      .catch((reason: unknown) => reason)) as GatewayError
+  it('retries a 429 once: a second 429 fails the model', async () => {
+    gateway.script(reply.rateLimited({ retryAfter: 1, times: 3 }))
+    const error = (await client().complete({ prompt: 'p' }).catch((reason: unknown) => reason)) as GatewayError
     expect(error).toBeInstanceOf(GatewayError)
-    expect(error.code).toBe('unavailable')
-    expect(error.attempts).toBe(3)
-    expect(error.message).toContain('503 Service Unavailable')
-    expect(gateway.requests).toHaveLength(3)
+    expect(error.code).toBe('rate_limited')
+    expect(error.attempts).toBe(2)
+    expect(gateway.requests).toHaveLength(2)
   })
 
-  it('retries 408 and 502, not 400', async () => {
-    gateway.script(reply.error(408), reply.error(502), reply.success('third time'))
-    await expect(client({ retryDelayMs: 10 }).generateText({ prompt: 'p' })).resolves.toBe('third time')
-    gateway.reset()
-    gateway.script(reply.error(400, { times: 3 }))
-    await expect(client({ retryDelayMs: 10 }).generateText({ prompt: 'p' })).rejects.toThrow('400 Bad Request')
-    expect(gateway.requests).toHaveLength(1)
+  it('retries 408 once, and never 5xx or 400 (the chain moves on instead)', async () => {
+    gateway.script(reply.error(408), reply.success('second time'))
+    await expect(client().complete({ prompt: 'p' })).resolves.toMatchObject({ content: 'second time' })
+    for (const status of [400, 500, 502, 503]) {
+      gateway.reset()
+      gateway.script(reply.error(status, { times: 3 }))
+      await expect(client().complete({ prompt: 'p' })).rejects.toThrow(String(status))
+      expect(gateway.requests).toHaveLength(1)
+    }
   })
 
   it('does not retry the daily free-tier cap', async () => {
     gateway.script(reply.dailyCap({ times: 5 }))
     const started = performance.now()
-    const error = (await client().generateText({ prompt: 'p' }).catch((reason: unknown) => reason)) as GatewayError
+    const error = (await client().complete({ prompt: 'p' }).catch((reason: unknown) => reason)) as GatewayError
     expect(error.code).toBe('daily_limit')
     expect(error.retryable).toBe(false)
     expect(error.message).toContain('429 Too Many Requests')
@@ -77,9 +73,9 @@ describe('retries', () => {
     expect(performance.now() - started).toBeLessThan(900)
   })
 
-  it('fails rather than wait for a Retry-After beyond the maximum', async () => {
+  it('fails rather than wait for a Retry-After beyond its deadline', async () => {
     gateway.script(reply.rateLimited({ retryAfter: 3600 }))
-    const error = (await client().generateText({ prompt: 'p' }).catch((reason: unknown) => reason)) as GatewayError
+    const error = (await client().complete({ prompt: 'p' }).catch((reason: unknown) => reason)) as GatewayError
     expect(error.code).toBe('rate_limited')
     expect(error.retryAfterMs).toBe(3_600_000)
     expect(gateway.requests).toHaveLength(1)
@@ -89,9 +85,9 @@ describe('retries', () => {
     gateway.script(reply.rateLimited({ model: 'slow/model' }), reply.success('ok', { times: Infinity }))
     const shared = client({ maxInFlight: 1 })
     const started = performance.now()
-    const waiting = shared.generateText({ prompt: 'p', model: 'slow/model' })
+    const waiting = shared.complete({ prompt: 'p', model: 'slow/model' })
     await new Promise((resolve) => setTimeout(resolve, 100))
-    await shared.generateText({ prompt: 'p', model: 'fast/model' })
+    await shared.complete({ prompt: 'p', model: 'fast/model' })
     expect(performance.now() - started).toBeLessThan(900)
     await waiting
   })

@@ -52,6 +52,23 @@ describe('environment settings', () => {
     expect(parseEnv({ ...valid, ...email, NODE_ENV: 'development' }).DEV_AUTO_LOGIN_EMAIL).toBe('dev@example.org')
   })
 
+  it('reads the model chain: GATEWAY_MODEL alone, GATEWAY_FALLBACK_MODELS comma-separated and ordered', () => {
+    const env = parseEnv({ ...valid, GATEWAY_MODEL: 'openai/gpt-4o-mini', GATEWAY_FALLBACK_MODELS: ' a/b:free, c/d ,,e.f/g-h:nitro ' })
+    expect(env.GATEWAY_MODEL).toBe('openai/gpt-4o-mini')
+    expect(env.GATEWAY_FALLBACK_MODELS).toEqual(['a/b:free', 'c/d', 'e.f/g-h:nitro'])
+    expect(parseEnv(valid).GATEWAY_FALLBACK_MODELS).toEqual([])
+  })
+
+  it.each([
+    ['GATEWAY_MODEL', 'openai/gpt-4o-mini,meta-llama/llama-3.3-70b-instruct:free'],
+    ['GATEWAY_MODEL', 'gpt-4o'],
+    ['GATEWAY_FALLBACK_MODELS', 'a/b, gpt-4o'],
+    ['GATEWAY_FALLBACK_MODELS', 'a/b c/d'],
+    ['GATEWAY_FALLBACK_MODELS', 'a/b:'],
+  ])('names %s when a model is not <vendor>/<model>[:suffix] (%s)', (name, value) => {
+    expect(problemsOf({ ...valid, [name]: value }).join()).toContain(`${name}: `)
+  })
+
   it('treats empty optional settings as unset', () => {
     const env = parseEnv({ ...valid, REDIS_URL: '', PUBLIC_MAP_TOKEN: '', NGSI_LD_TENANT: '' })
     expect(env.REDIS_URL).toBeUndefined()

@@ -33,6 +33,7 @@ import { ReviewActions as ReviewActions_86e1f095f872ab14d8a1b824821f3569 } from 
 import { TargetCell as TargetCell_598a25e89830baa421223e0e28312779 } from '@/collections/AiDrafts/components/TargetCell'
 import { LinkToDoc as LinkToDoc_aead06e4cbf6b2620c5c51c9ab283634 } from '@payloadcms/plugin-search/client'
 import { ReindexButton as ReindexButton_aead06e4cbf6b2620c5c51c9ab283634 } from '@payloadcms/plugin-search/client'
+import { GatewayStatus as GatewayStatus_89833699b0cf2b10ead7cd8f3798fab5 } from '@/globals/SiteSettings/components/GatewayStatus'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
 
 /** @type import('payload').ImportMap */
@@ -72,5 +73,6 @@ export const importMap = {
   "@/collections/AiDrafts/components/TargetCell#TargetCell": TargetCell_598a25e89830baa421223e0e28312779,
   "@payloadcms/plugin-search/client#LinkToDoc": LinkToDoc_aead06e4cbf6b2620c5c51c9ab283634,
   "@payloadcms/plugin-search/client#ReindexButton": ReindexButton_aead06e4cbf6b2620c5c51c9ab283634,
+  "@/globals/SiteSettings/components/GatewayStatus#GatewayStatus": GatewayStatus_89833699b0cf2b10ead7cd8f3798fab5,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
 }

@@ -9,7 +9,7 @@ import { NEXT_STATUSES } from '../status'
 import { applyDraft } from './applyDraft'
 
 // Written when the draft is created and never changed by whoever saves it afterwards.
-const FIXED_FIELDS = ['task', 'model', 'prompt', 'target', 'input', 'requiresApproval'] as const
+const FIXED_FIELDS = ['task', 'model', 'failedModels', 'prompt', 'target', 'input', 'requiresApproval'] as const
 // Set by this hook alone.
 const REVIEW_FIELDS = ['reviewer', 'approvedAt'] as const
 

@@ -1,21 +1,16 @@
 import type { Payload } from 'payload'
 import { z } from 'zod'
 
-import { runAiTask } from '@/ai'
-import { saveAiDraft } from '@/collections/AiDrafts/saveDraft'
+import { DRAFT_ANSWER_TASK } from '@/collections/Questions/jobs/draftAnswer'
+import { env } from '@/env'
 import { TENANT_NAME } from '@/fields/patterns'
 import type { Question, SiteSetting } from '@/payload-types'
-import { aiSettingsFor } from '@/utilities/ai'
-import { summariseCityData } from '@/utilities/citySummary'
 import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
 import { payloadClient } from '@/utilities/queries'
 import { enforceRateLimit } from '@/utilities/rateLimits'
 import { readJsonBody } from '@/utilities/requestBody'
 
 export const dynamic = 'force-dynamic'
-
-// A citizen waits for this request: a slow gateway only costs the draft, never the question.
-const ANSWER_DRAFT_TIMEOUT_MS = 20_000
 
 const askSchema = z.strictObject({
   question: z.string().trim().min(10, 'at least 10 characters').max(1000, 'at most 1000 characters'),
@@ -32,22 +27,28 @@ async function cityOf(payload: Payload, tenant: string | undefined) {
   return city
 }
 
-/** Generates an answer draft for staff to review; any failure is logged and the question stands. */
-async function draftAnswer(payload: Payload, question: Question, cityName: string | undefined) {
+/**
+ * Queues the answer draft (the jobs queue keeps it across failures and restarts) and starts it
+ * without waiting: the citizen's answer does not depend on the gateway. Retries are left to the
+ * queue's cron.
+ */
+async function queueAnswerDraft(payload: Payload, question: Question) {
+  if (!env().ENABLE_AI) return
   try {
-    const settings = await aiSettingsFor(payload, 'citizen-answer')
-    if (!settings.enabled) return
-    const input = { question: question.question, city: cityName, cityData: await summariseCityData(payload, question.city ?? undefined) }
-    const result = await runAiTask(settings, 'citizen-answer', input, { signal: AbortSignal.timeout(ANSWER_DRAFT_TIMEOUT_MS) })
-    if (result.mode === 'ai') await saveAiDraft(payload, result, input, { collection: 'questions', docId: String(question.id), field: 'answer' })
+    const job = await payload.jobs.queue({ task: DRAFT_ANSWER_TASK, input: { questionId: String(question.id) } })
+    void payload.jobs.runByID({ id: job.id }).catch((error: unknown) => {
+      payload.logger.error({ err: error, msg: `The answer draft job for question ${question.id} could not run now; the queue retries it` })
+    })
   } catch (error) {
-    payload.logger.error({ err: error, msg: `No answer draft for question ${question.id}` })
+    // The question is stored: staff answer it by hand.
+    payload.logger.error({ err: error, msg: `No answer draft queued for question ${question.id}` })
   }
 }
 
 /**
- * POST /api/questions/ask {question, city?} → 201. Anyone may ask (rate-limited per client);
- * the answer appears on /questions only after a member of staff approves and applies it.
+ * POST /api/questions/ask {question, city?} → 201 at once ("received"); the answer draft is
+ * made in the background. Anyone may ask (rate-limited per client); the answer appears on
+ * /questions only after a member of staff approves and applies it.
  */
 export const POST = withErrorHandling(async (request: Request) => {
   const limitHeaders = await enforceRateLimit(request, { name: 'questions', perClient: 5, overall: 200, windowSeconds: 600 })
@@ -60,7 +61,7 @@ export const POST = withErrorHandling(async (request: Request) => {
     // Citizens have no create access: this rate-limited route is the one way in.
     overrideAccess: true,
   })
-  await draftAnswer(payload, question, city?.name)
+  await queueAnswerDraft(payload, question)
   return Response.json(
     {
       question: { id: question.id, question: question.question, status: question.status },

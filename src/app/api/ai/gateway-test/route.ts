@@ -1,0 +1,35 @@
+import { userIsAdmin } from '@/access'
+import { checkGateway } from '@/ai'
+import { env } from '@/env'
+import type { SiteSetting } from '@/payload-types'
+import { createRateLimiter, rateLimitHeaders, type RateLimiter } from '@/rate-limit'
+import { gatewayClient, gatewayKeyWarning, modelChainFor } from '@/utilities/ai'
+import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+import { payloadClient } from '@/utilities/queries'
+
+export const dynamic = 'force-dynamic'
+
+let limiter: RateLimiter | undefined
+const userLimiter = () =>
+  (limiter ??= createRateLimiter({ points: 10, durationSeconds: 60, keyPrefix: `${env().REDIS_KEY_PREFIX}rl:ai-gateway-test`, redisUrl: env().REDIS_URL }))
+
+/**
+ * POST /api/ai/gateway-test (admins: the button in Site settings → AI) → 200 {enabled, warning?,
+ * key: {valid, problem?, …}, models: [{id, availability}]}. Asks the gateway's /key and /models;
+ * the key itself is never part of the answer. POST, so a link or an image cannot spend the calls.
+ */
+export const POST = withErrorHandling(async (request: Request) => {
+  const payload = await payloadClient()
+  const { user } = await payload.auth({ headers: request.headers })
+  if (!user) throw new HttpError(401, 'Sign in to test the AI gateway')
+  if (!userIsAdmin(user)) throw new HttpError(403, 'Only admins can test the AI gateway')
+  const limit = await userLimiter().consume(String(user.id))
+  if (!limit.allowed) throw new HttpError(429, 'Too many gateway tests; try again later', rateLimitHeaders(limit))
+
+  const siteSettings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
+  const check = await checkGateway(gatewayClient(), modelChainFor(siteSettings), request.signal)
+  return Response.json(
+    { enabled: env().ENABLE_AI, warning: gatewayKeyWarning(), ...check },
+    { headers: { 'Cache-Control': 'no-store', ...rateLimitHeaders(limit) } },
+  )
+})

@@ -1,0 +1,61 @@
+import type { Payload, TaskConfig } from 'payload'
+
+import { runAiTask } from '@/ai'
+import { saveAiDraft } from '@/collections/AiDrafts/saveDraft'
+import type { SiteSetting } from '@/payload-types'
+import { aiSettingsFor } from '@/utilities/ai'
+import { summariseCityData } from '@/utilities/citySummary'
+
+export const DRAFT_ANSWER_TASK = 'draftCitizenAnswer'
+
+type DraftAnswerIO = { input: { questionId: string }; output: { outcome: string; draftId?: string } }
+
+async function existingDraft(payload: Payload, questionId: string) {
+  const { docs } = await payload.find({
+    collection: 'ai-drafts',
+    where: { task: { equals: 'citizen-answer' }, 'target.docId': { equals: questionId } },
+    limit: 1,
+    depth: 0,
+  })
+  return docs[0]
+}
+
+/**
+ * Drafts the answer to a citizen's question for staff to review, in the background (the citizen
+ * got "received" at once). A gateway failure throws, so the jobs queue retries; once the retries
+ * are spent the question stays "received" and staff answer it by hand (manual mode). The question
+ * itself is stored before the job is queued and never depends on it.
+ */
+export const draftCitizenAnswerTask: TaskConfig<DraftAnswerIO> = {
+  slug: DRAFT_ANSWER_TASK,
+  label: 'Draft an answer to a citizen question',
+  inputSchema: [{ name: 'questionId', type: 'text', required: true }],
+  outputSchema: [
+    { name: 'outcome', type: 'text', required: true },
+    { name: 'draftId', type: 'text' },
+  ],
+  // The cron (jobs.autoRun) picks up the retries; the first run starts as soon as it is queued.
+  retries: { attempts: 3, backoff: { type: 'exponential', delay: 30_000 } },
+  handler: async ({ input, req }) => {
+    const { payload } = req
+    const question = await payload.findByID({ collection: 'questions', id: input.questionId, depth: 0, disableErrors: true })
+    if (!question || question.status !== 'received') return { output: { outcome: 'no longer waiting for an answer' } }
+    // A retry after the draft was saved (the job failed later) must not write a second one.
+    const saved = await existingDraft(payload, String(question.id))
+    if (saved) return { output: { outcome: 'drafted earlier', draftId: String(saved.id) } }
+
+    const settings = await aiSettingsFor(payload, 'citizen-answer')
+    if (!settings.enabled) return { output: { outcome: 'AI is off: answer by hand' } }
+    const siteSettings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
+    const city = siteSettings.cities?.find((candidate) => candidate.tenant === question.city) ?? siteSettings.cities?.[0]
+    const taskInput = {
+      question: question.question,
+      city: city?.name,
+      cityData: await summariseCityData(payload, question.city ?? undefined),
+    }
+    const result = await runAiTask(settings, 'citizen-answer', taskInput)
+    if (result.mode === 'manual') throw new Error(`No answer draft for question ${question.id}: ${result.message}`)
+    const draft = await saveAiDraft(payload, result, taskInput, { collection: 'questions', docId: String(question.id), field: 'answer' })
+    return { output: { outcome: `drafted by ${result.model}`, draftId: String(draft.id) } }
+  },
+}

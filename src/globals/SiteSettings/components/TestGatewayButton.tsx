@@ -1,0 +1,73 @@
+'use client'
+import { Button } from '@payloadcms/ui'
+import { useState } from 'react'
+
+import type { GatewayCheck, ModelAvailability } from '@/ai/gateway/check'
+
+type Result = GatewayCheck & { enabled: boolean; warning?: string }
+
+const AVAILABILITY: Record<ModelAvailability, string> = {
+  found: 'found (paid)',
+  free: 'found, free',
+  unknown: 'unknown to the gateway',
+}
+
+/**
+ * "Test the gateway": asks POST /api/ai/gateway-test whether the key is valid and which models of
+ * the chain the gateway lists, before anyone relies on them. Shows the server's key warning.
+ */
+export function TestGatewayButton({ warning }: { warning?: string }) {
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<Result | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  const test = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      const response = await fetch('/api/ai/gateway-test', { method: 'POST', credentials: 'include' })
+      const body = (await response.json().catch(() => ({}))) as Result & { error?: string }
+      if (!response.ok) throw new Error(body.error ?? `${response.status} ${response.statusText}`)
+      setResult(body)
+    } catch (reason) {
+      setResult(null)
+      setError((reason as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="field-type gateway-status" style={{ marginBottom: '1.5rem' }}>
+      {warning && (
+        <p role="alert" style={{ color: 'var(--theme-error-500)' }}>
+          {warning}
+        </p>
+      )}
+      <Button buttonStyle="secondary" size="small" onClick={test} disabled={busy}>
+        {busy ? 'Testing…' : 'Test the gateway'}
+      </Button>
+      <div role="status">
+        {error && <p>{error}</p>}
+        {result && (
+          <>
+            {!result.enabled && <p>AI is turned off on the server (ENABLE_AI is not &quot;true&quot;).</p>}
+            <p>
+              {result.key.valid
+                ? `The key is valid${result.key.isFreeTier ? ' (free tier)' : ''}.`
+                : `The key is not valid: ${result.key.problem ?? 'refused'}.`}
+            </p>
+            {result.modelsProblem && <p>The model list could not be read: {result.modelsProblem}.</p>}
+            <ol>
+              {result.models.map((model) => (
+                <li key={model.id}>
+                  <code>{model.id}</code>: {AVAILABILITY[model.availability]}
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,58 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { startFakeGateway, type FakeGateway } from '../../fakes/gateway'
+import { type Role, signedInRoles } from '../helpers/users'
+import { callJson, startAiApp } from './app'
+
+// A key without the vendor prefix (e.g. another vendor's key pasted by mistake).
+const WRONG_KEY = 'sk-proj-not-a-gateway-key-123456'
+
+let payload: Payload
+let gateway: FakeGateway
+let baseUrl: string
+let closeServer: () => Promise<void>
+let tokens: Record<Role, string>
+
+beforeAll(async () => {
+  gateway = await startFakeGateway()
+  const app = await startAiApp({ enableAi: 'true', gatewayUrl: gateway.url, apiKey: WRONG_KEY })
+  payload = app.payload
+  baseUrl = app.baseUrl
+  closeServer = app.close
+  ;({ tokens } = await signedInRoles(payload, baseUrl, `badkey${Date.now()}`))
+})
+
+afterAll(async () => {
+  await closeServer?.()
+  await gateway?.close()
+})
+
+describe('a GATEWAY_API_KEY without the "sk-or-" prefix', () => {
+  it('generation answers manual mode with a readable reason, without calling the gateway', async () => {
+    const response = await callJson(baseUrl, 'POST', '/api/ai/generate', { task: 'documentation', input: { topic: 'Map layers' } }, { token: tokens.editor })
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as { mode: string; message: string }
+    expect(body.mode).toBe('manual')
+    expect(body.message).toContain('invalid API key (gateway keys start with "sk-or-")')
+    expect(body.message).not.toContain(WRONG_KEY)
+    expect(gateway.requests).toHaveLength(0)
+  })
+
+  it('"Test the gateway" shows the warning naming GATEWAY_API_KEY and the key as not valid, without a request', async () => {
+    const response = await callJson(baseUrl, 'POST', '/api/ai/gateway-test', undefined, { token: tokens.admin })
+    expect(response.status).toBe(200)
+    const text = await response.text()
+    expect(text).not.toContain(WRONG_KEY)
+    const body = JSON.parse(text) as { warning: string; key: { valid: boolean; problem: string } }
+    expect(body.warning).toMatch(/^GATEWAY_API_KEY does not start with "sk-or-"/)
+    expect(body.key).toEqual({ valid: false, problem: 'invalid API key (gateway keys start with "sk-or-")' })
+    expect(gateway.requests).toHaveLength(0)
+  })
+
+  it('a citizen question is still received, and no job calls the gateway', async () => {
+    const response = await callJson(baseUrl, 'POST', '/api/questions/ask', { question: 'When does the library open?' }, { ip: '198.51.100.77' })
+    expect(response.status).toBe(201)
+    expect(gateway.requests).toHaveLength(0)
+  })
+})
