@@ -73,7 +73,7 @@ function userEnv(database: Database, port: number): NodeJS.ProcessEnv {
 const committedMigrations = (dialect: string) =>
   [...readFileSync(path.join(ROOT, 'src', 'migrations', dialect, 'index.ts'), 'utf8').matchAll(/name: '([^']+)'/g)].map((m) => m[1])
 
-const migratedNames = (output: string) => [...output.matchAll(/Migrating: (\S+)/g)].map((m) => m[1])
+const migratedNames = (output: string) => [...output.matchAll(/Migrating: (\w+)/g)].map((m) => m[1])
 
 async function get(url: string, timeoutMs = 180_000) {
   const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })
@@ -199,7 +199,8 @@ describe('in a scratch copy of the repository (nothing lands in it)', () => {
       const added = migrationFiles(dialect).filter((file) => !unchanged.includes(file))
       expect(added.map((file) => file.replace(/^\d{8}_\d{6}/, ''))).toEqual(['_readme_check.json', '_readme_check.ts'])
       const migration = readFileSync(path.join(scratch, 'src', 'migrations', dialect, added[1] as string), 'utf8')
-      expect(migration).toMatch(/ALTER TABLE [`"]categories[`"] ADD [`"]readme_check[`"]/)
+      // Identifiers are quoted with escaped backticks (SQLite) or double quotes (PostgreSQL).
+      expect(migration).toMatch(/ALTER TABLE \\?[`"]categories\\?[`"] ADD (COLUMN )?\\?[`"]readme_check\\?[`"]/)
       expect(readFileSync(path.join(scratch, 'src', 'migrations', dialect, 'index.ts'), 'utf8')).toContain('_readme_check')
     }
     expect(repositoryChanges()).toBe(before)
