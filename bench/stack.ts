@@ -3,10 +3,10 @@
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, openSync } from 'node:fs'
+import { openSync } from 'node:fs'
 import path from 'node:path'
 
-import { buildIsCurrent } from '../scripts/build'
+import { buildIsCurrent, standaloneIsComplete } from '../scripts/build'
 import { migrate } from '../scripts/processes'
 import { productionServer } from '../scripts/start'
 
@@ -154,8 +154,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   )
 
   let buildSeconds: number | undefined
-  const marker = path.join('.next', 'BUILD_ID')
-  if (options.forceBuild || !existsSync(marker)) {
+  if (options.forceBuild || !standaloneIsComplete()) {
     log('Building the production bundle (npm run build)')
     const began = performance.now()
     await runToEnd('build', bin('tsx'), ['scripts/build.ts'], env, workDir)

@@ -22,14 +22,13 @@ async function newestSourceChange(): Promise<number> {
   return newest
 }
 
+/** True when the standalone server has its static files beside it (`npm run build` copies them). */
+export const standaloneIsComplete = () => existsSync(path.join(STANDALONE_DIR, '.next', 'static'))
+
 /** True when `.next` holds a complete production build newer than every source it was built from. */
 export async function buildIsCurrent(): Promise<boolean> {
   const marker = path.join('.next', 'BUILD_ID')
-  return (
-    existsSync(marker) &&
-    existsSync(path.join(STANDALONE_DIR, '.next', 'static')) &&
-    statSync(marker).mtimeMs > (await newestSourceChange())
-  )
+  return existsSync(marker) && standaloneIsComplete() && statSync(marker).mtimeMs > (await newestSourceChange())
 }
 
 /** `next build`, then the static files and `public` copied beside the standalone server. */

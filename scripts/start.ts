@@ -4,11 +4,10 @@
  * are made absolute here, against the folder `npm start` was run from.
  */
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-import { STANDALONE_DIR } from './build'
+import { STANDALONE_DIR, standaloneIsComplete } from './build'
 import { loadDotEnv } from './dotenv'
 
 export type ServerCommand = { command: string; args: string[]; env: NodeJS.ProcessEnv }
@@ -31,7 +30,7 @@ export function productionServer(env: NodeJS.ProcessEnv, port: number | string |
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  if (!existsSync(path.join(STANDALONE_DIR, '.next', 'static'))) {
+  if (!standaloneIsComplete()) {
     console.error('✖ No complete production build in .next/standalone: run `npm run build` first.')
     process.exit(1)
   }
