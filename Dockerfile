@@ -30,10 +30,9 @@ ENV NODE_ENV=production \
     PORT=3000 \
     HOSTNAME=0.0.0.0 \
     MEDIA_DIR=/app/media
-# The standalone server plus what it does not trace: static assets and public files.
+# The standalone server; `npm run build` copied the static assets and public files into it,
+# so this is the folder `npm start` serves from too.
 COPY --from=build --chown=node:node /app/.next/standalone ./
-COPY --from=build --chown=node:node /app/.next/static ./.next/static
-COPY --from=build --chown=node:node /app/public ./public
 RUN mkdir -p /app/media /app/data && chown node:node /app/media /app/data
 USER node
 EXPOSE 3000

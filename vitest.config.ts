@@ -78,6 +78,18 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // README's command table, run as a user types it; after e2e in `npm test`, whose build it reuses.
+          name: 'commands',
+          include: ['tests/commands/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',

@@ -22,7 +22,9 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import { chromium, type Browser } from 'playwright-core'
 
-import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from '../scripts/processes'
+import { buildProduction } from '../scripts/build'
+import { migrate, startProcess, stopAll, waitForUrl } from '../scripts/processes'
+import { productionServer } from '../scripts/start'
 
 import { median, round } from './lib'
 
@@ -191,9 +193,10 @@ async function main() {
     await migrate(env)
     if (settings.build) {
       log('building the production bundle')
-      await runToEnd(path.join('node_modules', '.bin', 'next'), ['build', '--webpack'], { env })
+      await buildProduction(env)
     }
-    startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(settings.port)], { env, quiet: true })
+    const server = productionServer(env, settings.port)
+    startProcess(server.command, server.args, { env: server.env, quiet: true })
     await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 120_000, accept: (status) => status === 200 })
     const { air10k, air50k } = await seed()
 

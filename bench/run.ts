@@ -333,7 +333,7 @@ function brokerProcess(stack: Stack): { pid: number; command: string } {
   return broker
 }
 
-/** The process that serves HTTP: `next start` renames itself (or a child) to next-server. */
+/** The process that serves HTTP: Next's server names itself next-server. */
 function serverProcess(stack: Stack): { pid: number; command: string } {
   const tree = processTree(stack.server.child.pid ?? 0)
   const server = tree.find((proc) => proc.command.startsWith('next-server')) ?? tree.at(-1)

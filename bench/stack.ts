@@ -3,11 +3,12 @@
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, openSync } from 'node:fs'
+import { openSync } from 'node:fs'
 import path from 'node:path'
 
-import { buildIsCurrent } from '../scripts/build'
+import { buildIsCurrent, standaloneIsComplete } from '../scripts/build'
 import { migrate } from '../scripts/processes'
+import { productionServer } from '../scripts/start'
 
 import { BenchError, sleep, tail } from './lib'
 
@@ -153,24 +154,24 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   )
 
   let buildSeconds: number | undefined
-  const marker = path.join('.next', 'BUILD_ID')
-  if (options.forceBuild || !existsSync(marker)) {
-    log('Building the production bundle (next build --webpack)')
+  if (options.forceBuild || !standaloneIsComplete()) {
+    log('Building the production bundle (npm run build)')
     const began = performance.now()
-    await runToEnd('build', bin('next'), ['build', '--webpack'], env, workDir)
+    await runToEnd('build', bin('tsx'), ['scripts/build.ts'], env, workDir)
     buildSeconds = (performance.now() - began) / 1000
   } else if (!(await buildIsCurrent())) {
     log('Warning: sources are newer than .next/BUILD_ID; figures are for the older build (BENCH_BUILD=true rebuilds)')
   }
 
   await waitForUrl(`${brokerUrl}/version`, broker, { timeoutMs: 60_000, accept: () => true })
-  log(`Starting the app (next start) on ${baseUrl}${options.redisUrl ? ` with REDIS_URL=${options.redisUrl}` : ' with the in-process cache'}`)
+  log(`Starting the app (standalone server.js) on ${baseUrl}${options.redisUrl ? ` with REDIS_URL=${options.redisUrl}` : ' with the in-process cache'}`)
   const server = await startServer(baseUrl, options.port, env, workDir)
   return { baseUrl, brokerUrl, server, broker, env, buildSeconds, port: options.port, workDir }
 }
 
 async function startServer(baseUrl: string, port: number, env: NodeJS.ProcessEnv, workDir: string): Promise<Started> {
-  const server = start('server', 'node', ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], env, workDir)
+  const command = productionServer(env, port)
+  const server = start('server', command.command, command.args, command.env, workDir)
   // 200 only: the health check also proves the migrated database is usable.
   await waitForUrl(`${baseUrl}/api/health`, server, { timeoutMs: 120_000, accept: (status) => status === 200 })
   return server

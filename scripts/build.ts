@@ -1,8 +1,17 @@
-import { existsSync, statSync } from 'node:fs'
+/**
+ * `npm run build`: the production build, made complete for Next's standalone server. The server
+ * (`.next/standalone/server.js`, what the Docker image and `npm start` run) serves `.next/static`
+ * and `public` only from its own folder, and `next build` does not copy them there.
+ */
+import { cpSync, existsSync, rmSync, statSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+import { runToEnd } from './processes'
 
 const SOURCES = ['src', 'payload.config.ts', 'next.config.mjs', 'package-lock.json', 'public']
+export const STANDALONE_DIR = path.join('.next', 'standalone')
 
 async function newestSourceChange(): Promise<number> {
   let newest = 0
@@ -13,8 +22,27 @@ async function newestSourceChange(): Promise<number> {
   return newest
 }
 
-/** True when `.next` holds a production build newer than every source it was built from. */
+/** True when the standalone server has its static files beside it (`npm run build` copies them). */
+export const standaloneIsComplete = () => existsSync(path.join(STANDALONE_DIR, '.next', 'static'))
+
+/** True when `.next` holds a complete production build newer than every source it was built from. */
 export async function buildIsCurrent(): Promise<boolean> {
   const marker = path.join('.next', 'BUILD_ID')
-  return existsSync(marker) && statSync(marker).mtimeMs > (await newestSourceChange())
+  return existsSync(marker) && standaloneIsComplete() && statSync(marker).mtimeMs > (await newestSourceChange())
+}
+
+/** `next build`, then the static files and `public` copied beside the standalone server. */
+export async function buildProduction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  await runToEnd(path.join('node_modules', '.bin', 'next'), ['build', '--webpack'], { env })
+  for (const [from, to] of [
+    [path.join('.next', 'static'), path.join(STANDALONE_DIR, '.next', 'static')],
+    ['public', path.join(STANDALONE_DIR, 'public')],
+  ]) {
+    rmSync(to, { recursive: true, force: true })
+    cpSync(from, to, { recursive: true })
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await buildProduction()
 }

@@ -9,9 +9,10 @@ import path from 'node:path'
 
 import { InvalidEnvironmentError, parseEnv } from '../src/env'
 
-import { buildIsCurrent } from './build'
+import { buildIsCurrent, buildProduction } from './build'
 import { loadDotEnv } from './dotenv'
 import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from './processes'
+import { productionServer } from './start'
 
 const step = (message: string) => console.log(`\n▶ ${message}`)
 const bin = (name: string) => path.join('node_modules', '.bin', name)
@@ -48,11 +49,12 @@ async function main() {
     step('Production build is up to date')
   } else {
     step('Building the production bundle (takes a minute or two)')
-    await runToEnd(bin('next'), ['build', '--webpack'])
+    await buildProduction()
   }
 
   step(`Starting the dashboard on port ${settings.PORT}`)
-  const server = startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(settings.PORT)])
+  const { command, args, env } = productionServer(process.env, settings.PORT)
+  const server = startProcess(command, args, { env })
   server.on('exit', (code) => {
     stopAll()
     process.exit(code ?? 1)

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -20,14 +21,21 @@ export function databaseKind(uri: string): DatabaseKind {
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
 const migrationsRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
-/** The Payload database adapter that DATABASE_URI's scheme asks for. Each dialect keeps its own migrations. */
+/**
+ * The Payload database adapter that DATABASE_URI's scheme asks for. Each dialect keeps its own
+ * migrations, and they are the only way the SQL schema changes (`push: false`): development
+ * pushing its schema onto a migrated database fails on the tables the migrations made.
+ */
 export function databaseAdapter(uri: string): DatabaseAdapterObj {
   switch (databaseKind(uri)) {
     case 'sqlite':
-      return sqliteAdapter({ client: { url: uri }, migrationDir: path.join(migrationsRoot, 'sqlite') })
+      // A fresh clone has no data/ folder: SQLite creates the file, not its folder.
+      mkdirSync(path.dirname(uri.slice('file:'.length)), { recursive: true })
+      return sqliteAdapter({ client: { url: uri }, push: false, migrationDir: path.join(migrationsRoot, 'sqlite') })
     case 'postgres':
       return postgresAdapter({
         pool: { connectionString: uri, max: 10, connectionTimeoutMillis: 5_000 },
+        push: false,
         migrationDir: path.join(migrationsRoot, 'postgres'),
       })
     case 'mongodb':

@@ -5,7 +5,9 @@ import path from 'node:path'
 
 import type { TestProject } from 'vitest/node'
 
-import { migrate, portFromSetting, runToEnd, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { buildProduction } from '../../scripts/build'
+import { migrate, portFromSetting, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { productionServer } from '../../scripts/start'
 import { reply, startFakeGateway } from '../fakes/gateway'
 
 declare module 'vitest' {
@@ -63,8 +65,9 @@ export default async function setup(project: TestProject) {
     // Hostile names: entity 3 of every type is called <img src=x onerror=alert(1)> (XSS checks).
     startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names'], { env })
     await migrate(env)
-    if (process.env.E2E_SKIP_BUILD !== 'true') await runToEnd(bin('next'), ['build', '--webpack'], { env })
-    startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], { env })
+    if (process.env.E2E_SKIP_BUILD !== 'true') await buildProduction(env)
+    const server = productionServer(env, port)
+    startProcess(server.command, server.args, { env: server.env })
     await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 90_000 })
     await waitForUrl(`${brokerUrl}/version`, { timeoutMs: 30_000, accept: () => true })
   } catch (error) {

@@ -5,10 +5,21 @@ import path from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 
+import { migrate } from '../../scripts/processes'
+
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUri: string
   }
+}
+
+/**
+ * The committed migrations applied by `payload migrate`, as users apply them: the tests run on
+ * the schema the migrations make (nothing pushes one), so a collection change without its
+ * migration fails them.
+ */
+function migrateTestDatabase(project: TestProject, uri: string) {
+  return migrate({ ...process.env, ...project.config.env, DATABASE_URI: uri })
 }
 
 /** A fresh database for this run of the project: SQLite file, PostgreSQL database or MongoDB database. */
@@ -23,6 +34,7 @@ export default async function setup(project: TestProject) {
     const uri = new URL(adminUri)
     uri.pathname = `/${runId}`
     project.provide('databaseUri', uri.toString())
+    await migrateTestDatabase(project, uri.toString())
     return async () => {
       const cleanup = new pg.Client({ connectionString: adminUri })
       await cleanup.connect()
@@ -38,5 +50,6 @@ export default async function setup(project: TestProject) {
   }
   const file = path.join(os.tmpdir(), `${runId}.db`)
   project.provide('databaseUri', `file:${file}`)
+  await migrateTestDatabase(project, `file:${file}`)
   return () => rmSync(file, { force: true })
 }

@@ -5,10 +5,9 @@ import path from 'node:path'
 
 import pg from 'pg'
 
-import { buildIsCurrent } from '../../scripts/build'
-import { freePort, migrate, runToEnd, startProcess, waitForUrl } from '../../scripts/processes'
-
-const bin = (name: string) => path.join('node_modules', '.bin', name)
+import { buildIsCurrent, buildProduction } from '../../scripts/build'
+import { freePort, migrate, startProcess, waitForUrl } from '../../scripts/processes'
+import { productionServer } from '../../scripts/start'
 
 /** A fresh, empty PostgreSQL database on TEST_POSTGRES_URI's server; `drop` removes it. */
 export async function freshPostgresDatabase(tag: string) {
@@ -65,8 +64,9 @@ export async function startAppServer(options: AppOptions): Promise<AppServer> {
   const env = serverEnv({ ...options, port })
   await migrate(env)
   // The build prerenders pages, so it needs the settings and a migrated database.
-  if (!(await buildIsCurrent())) await runToEnd(bin('next'), ['build', '--webpack'], { env })
-  const child = startProcess('node', ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], { env, quiet: true })
+  if (!(await buildIsCurrent())) await buildProduction(env)
+  const server = productionServer(env, port)
+  const child = startProcess(server.command, server.args, { env: server.env, quiet: true })
   const stop = () => {
     try {
       if (child.pid) process.kill(-child.pid, 'SIGTERM')
