@@ -1,5 +1,5 @@
 
-import { createNgsiClient, type NgsiClient } from '@/ngsi'
+import { createNgsiClient, type NgsiClient, processPageSizeMemory } from '@/ngsi'
 import { env } from '@/env'
 
 let client: NgsiClient | undefined
@@ -13,6 +13,7 @@ export function brokerClient(): NgsiClient {
     contextUrl: settings.NGSI_LD_CONTEXT_URL,
     maxPageSize: settings.NGSI_LD_PAGE_SIZE,
     pageConcurrency: settings.NGSI_LD_PAGE_CONCURRENCY,
+    pageSizeMemory: processPageSizeMemory(),
   })
   return client
 }
