@@ -14,6 +14,8 @@ export function brokerClient(): NgsiClient {
     maxPageSize: settings.NGSI_LD_PAGE_SIZE,
     pageConcurrency: settings.NGSI_LD_PAGE_CONCURRENCY,
     pageSizeMemory: processPageSizeMemory(),
+    // Each layer caps itself (maxFeatures, up to 500,000); the client's own default cap is 50,000.
+    maxEntities: 500_000,
   })
   return client
 }
