@@ -9,6 +9,8 @@ import { type Feature, normalizeEntity, type NormalizedEntity, toFeatureCollecti
 // The streaming encoder: pages in, one gzipped GeoJSON body out, equal to what a whole-set
 // encoding gives, and readable back feature by feature.
 
+// Hostile text in a property cannot end a line, fake the meta or inject a feature: JSON escapes the newline.
+const HOSTILE = '"quoted"\n],"meta":{"stale":true}}\n{"type":"Feature","geometry":{"type":"Point","coordinates":[-3.65,43.3]}}, ünïcödé'
 const FETCHED_AT = new Date('2026-03-01T12:00:00.000Z')
 const RULES: AlertRule[] = [{ attribute: 'no2', operator: '>', value: 40, level: 'critical', message: 'NO₂ {value}' }]
 
@@ -17,7 +19,7 @@ function entity(index: number, overrides: Record<string, unknown> = {}): Normali
     id: `urn:ngsi-ld:AirQualityObserved:e-${index}`,
     type: 'AirQualityObserved',
     no2: { type: 'Property', value: index, unitCode: 'GQ', observedAt: '2026-03-01T11:00:00.000Z' },
-    name: { type: 'Property', value: `Station ${index} "quoted"\nnext line, ünïcödé` },
+    name: { type: 'Property', value: `Station ${index} ${HOSTILE}` },
     location: { type: 'GeoProperty', value: { type: 'Point', coordinates: [-3.8 + index / 100, 43.46 - index / 100] } },
     ...overrides,
   })
@@ -45,7 +47,7 @@ describe('streaming layer encoder', () => {
     const expected = toFeatureCollection(entities, { attributes: ['no2', 'name'] })
     expect(body.type).toBe('FeatureCollection')
     expect(body.features.map(({ id, geometry }) => ({ id, geometry }))).toEqual(expected.features.map(({ id, geometry }) => ({ id, geometry })))
-    expect(body.features[10].properties).toMatchObject({ no2: 10, name: 'Station 10 "quoted"\nnext line, ünïcödé', entityId: entities[10].id })
+    expect(body.features[10].properties).toMatchObject({ no2: 10, name: `Station 10 ${HOSTILE}`, entityId: entities[10].id })
     expect(body.features[10].properties.alert).toBeUndefined()
     expect(body.features[41].properties.alert).toEqual({ level: 'critical', message: 'NO₂ 41' })
     expect(body.meta).toEqual({ count: 61, fetchedAt: FETCHED_AT.toISOString(), stale: false, truncated: true, skipped: 1, units: { no2: 'µg/m³' } })
