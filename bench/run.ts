@@ -355,8 +355,22 @@ async function measureRss(stack: Stack, id: string | number): Promise<Metric[]> 
   const server = serverProcess(stack)
   const idle = memoryOf(server.pid)
   const url = featuresUrl(stack, id)
-  expectStatus(await timedGet(url, GZIP), 200, '50k layer first request')
+  const first = await timedGet(url, GZIP)
+  expectStatus(first, 200, '50k layer first request')
   const loaded = memoryOf(server.pid)
+  // With the in-process cache the restart emptied it: that first request was a cold load.
+  const coldPeak: Metric[] =
+    first.headers['x-data-state'] === 'miss'
+      ? [
+          {
+            name: 'fresh server: peak RSS (VmHWM) through one cold 50k load',
+            value: Math.round(loaded.peakMB),
+            unit: 'MB',
+            target: { op: '<=', value: 300 },
+            note: `${Math.round(idle.rssMB)} MB idle before it (Next and Payload loaded), ${Math.round(loaded.rssMB)} MB after it; the same method as the 500k figure`,
+          },
+        ]
+      : []
   log(`RSS: ${settings.rssRequests - 1} more gzip requests of the 50k layer, 10 connections (pid ${server.pid} ${server.command})`)
   const summary = await load({ url, connections: 10, amount: settings.rssRequests - 1, headers: GZIP })
   expectOnly(summary, 200, '50k layer requests')
@@ -373,6 +387,7 @@ async function measureRss(stack: Stack, id: string | number): Promise<Metric[]> 
         describeLoad(summary),
     },
     { name: 'server peak RSS (VmHWM) in those requests', value: Math.round(after.peakMB), unit: 'MB' },
+    ...coldPeak,
   ]
 }
 
