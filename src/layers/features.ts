@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache'
 import type { AlertRule } from '@/alerts'
 import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
 import { createSwrCache } from '@/cache'
-import { type BBox, type Feature, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
+import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
 
 import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, rewriteBody } from './body'
 import { createPreviewBuilder, type LayerPreview, type PreviewRequest } from './summary'
@@ -134,7 +134,7 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   return {
     previewOf,
     /** Each feature of a body `get` returned, parsed one at a time. */
-    eachFeature: (body: LayerBody, onFeature: (feature: Feature) => void) => eachFeature(body, onFeature),
+    eachFeature,
     /** The layer's features. Throws the broker's error only when no last good data exists. */
     async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox } = {}): Promise<LayerResult> {
       const key = `layer:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}`
