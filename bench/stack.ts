@@ -145,13 +145,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await migrate(env)
 
   log(`Starting the demo broker (${options.flavor}, ${options.entities} AirQualityObserved) on ${brokerUrl}`)
-  const broker = start(
-    'broker',
-    bin('tsx'),
-    ['demo/broker/cli.ts', '--port', String(options.brokerPort), '--entities', String(options.entities), '--flavor', options.flavor],
-    env,
-    workDir,
-  )
+  const broker = startBroker(options.brokerPort, options.entities, options.flavor, env, workDir)
 
   let buildSeconds: number | undefined
   if (options.forceBuild || !standaloneIsComplete()) {
@@ -178,6 +172,20 @@ async function startServer(baseUrl: string, port: number, env: NodeJS.ProcessEnv
 }
 
 /** Stops the app server and starts a fresh one on the same database (empty in-process caches). */
+function startBroker(port: number, entities: number, flavor: string, env: NodeJS.ProcessEnv, workDir: string): Started {
+  return start('broker', bin('tsx'), ['demo/broker/cli.ts', '--port', String(port), '--entities', String(entities), '--flavor', flavor], env, workDir)
+}
+
+/** The demo broker again on the same port with another data set (the app keeps its URL). */
+export async function restartBroker(stack: Stack, entities: number, flavor: string): Promise<void> {
+  const { child } = stack.broker
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  if (child.pid) process.kill(-child.pid, 'SIGTERM')
+  await exited
+  stack.broker = startBroker(Number(new URL(stack.brokerUrl).port), entities, flavor, stack.env, stack.workDir)
+  await waitForUrl(`${stack.brokerUrl}/version`, stack.broker, { timeoutMs: 300_000, accept: () => true })
+}
+
 export async function restartServer(stack: Stack): Promise<void> {
   const { child } = stack.server
   const exited = new Promise((resolve) => child.once('exit', resolve))

@@ -1,16 +1,14 @@
-import { createHash } from 'node:crypto'
-import { promisify } from 'node:util'
-import { gunzip, gzip } from 'node:zlib'
-
 import { LRUCache } from 'lru-cache'
 
-import { type AlertRule, evaluateRules } from '@/alerts'
+import type { AlertRule } from '@/alerts'
 import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
 import { createSwrCache } from '@/cache'
-import { type BBox, type NgsiClient, type QueryRow, rowsToQuery, toFeatureCollection, type Feature } from '@/ngsi'
+import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
 
-const gzipAsync = promisify(gzip)
-const gunzipAsync = promisify(gunzip)
+import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, rewriteBody } from './body'
+import { createPreviewBuilder, type LayerPreview, type PreviewRequest } from './summary'
+
+export type { LayerBody, LayerMeta } from './body'
 
 /** What the features route needs of a map layer (the collection document, reduced). */
 export interface LayerSpec {
@@ -24,24 +22,6 @@ export interface LayerSpec {
   contextUrl?: string
   refreshSeconds: number
   maxFeatures: number
-}
-
-export interface LayerMeta {
-  count: number
-  fetchedAt: string
-  stale: boolean
-  truncated: boolean
-  /** Entities without a usable location, left off the map. */
-  skipped: number
-  /** Unit symbol per attribute, where the broker gave a unitCode. */
-  units: Record<string, string>
-}
-
-/** One rendered layer: the gzipped GeoJSON body, its ETag and its meta. */
-export interface LayerBody {
-  gzipped: Buffer
-  etag: string
-  meta: LayerMeta
 }
 
 export interface LayerResult extends LayerBody {
@@ -72,31 +52,6 @@ const codec: SwrCodec<LayerBody> = {
   },
 }
 
-// Of the gzipped bytes (same text, same bytes): a fourteenth of the JSON to hash for 50,000 features.
-const etagOf = (gzipped: Buffer) => `"${createHash('sha1').update(gzipped).digest('base64url')}"`
-
-/** meta first, so the stale variant can be derived by patching the first "stale" flag. */
-async function render(features: Feature[], meta: LayerMeta): Promise<LayerBody> {
-  const gzipped = await gzipAsync(JSON.stringify({ type: 'FeatureCollection', meta, features }))
-  return { gzipped, etag: etagOf(gzipped), meta }
-}
-
-function unitsOf(entities: { attributes: Record<string, { unit?: string }> }[], attributes: string[]): Record<string, string> {
-  const units: Record<string, string> = {}
-  for (const name of attributes) {
-    const unit = entities.find((entity) => entity.attributes[name]?.unit)?.attributes[name].unit
-    if (unit) units[name] = unit
-  }
-  return units
-}
-
-const withinBox = ([west, south, east, north]: BBox, feature: Feature) => {
-  const geometry = feature.geometry
-  if (geometry.type !== 'Point') return true
-  const [lon, lat] = geometry.coordinates as number[]
-  return lon >= west && lon <= east && lat >= south && lat <= north
-}
-
 /**
  * Map layer data: broker → normalised features with alerts → one gzipped GeoJSON body, cached
  * stale-while-revalidate (Redis or in-process) and shared by every request and replica.
@@ -105,7 +60,7 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   const swrByRefresh = new Map<number, SwrCache<LayerBody>>()
   // A one-second copy in process memory: hot layers are not re-read from Redis per request.
   const hot = new LRUCache<string, LayerBody>({ max: 200, ttl: 1_000, ttlResolution: 0, perf: { now } })
-  const parsed = new LRUCache<string, Feature[]>({ max: 8 })
+  const previews = new LRUCache<string, LayerPreview>({ max: 64 })
   const staleVariants = new LRUCache<string, LayerBody>({ max: 32 })
 
   function swrFor(refreshSeconds: number) {
@@ -125,53 +80,46 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
     return swr
   }
 
+  /** Broker pages → features → gzip as they arrive; a failure midway discards the whole load. */
   async function load(layer: LayerSpec, tenant: string | undefined): Promise<LayerBody> {
-    const { entities, truncated } = await client.queryEntities(
-      {
-        type: layer.entityType,
-        attrs: [...new Set([...layer.attributes, 'location'])],
-        q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined,
-        limit: layer.maxFeatures,
-      },
-      { tenant, contextUrl: layer.contextUrl },
-    )
-    const { features, skipped } = toFeatureCollection(entities, { attributes: layer.attributes })
-    const evaluatedAt = new Date(now())
-    for (const feature of features) {
-      const observedAt = feature.properties.observedAt
-      const alert = evaluateRules(layer.alertRules, feature.properties, {
-        now: evaluatedAt,
-        observedAt: typeof observedAt === 'string' ? observedAt : undefined,
-      })
-      if (alert) feature.properties.alert = { level: alert.level, message: alert.message }
+    const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt: new Date(now()) })
+    try {
+      const { truncated } = await client.streamEntities(
+        {
+          type: layer.entityType,
+          attrs: [...new Set([...layer.attributes, 'location'])],
+          q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined,
+          limit: layer.maxFeatures,
+        },
+        (entities) => encoder.add(entities),
+        { tenant, contextUrl: layer.contextUrl },
+      )
+      return await encoder.finish(truncated)
+    } catch (error) {
+      encoder.abort()
+      throw error
     }
-    return render(features, {
-      count: features.length,
-      fetchedAt: evaluatedAt.toISOString(),
-      stale: false,
-      truncated,
-      skipped,
-      units: unitsOf(entities, layer.attributes),
-    })
   }
 
   /** The last good body relabelled `stale: true`, made once per version. */
   async function staleVariant(body: LayerBody): Promise<LayerBody> {
     const known = staleVariants.get(body.etag)
     if (known) return known
-    const text = (await gunzipAsync(body.gzipped)).toString('utf8').replace('"stale":false', '"stale":true')
-    const gzipped = await gzipAsync(text)
-    const variant = { gzipped, etag: etagOf(gzipped), meta: { ...body.meta, stale: true } }
+    const variant = await rewriteBody(body, () => true, () => ({ ...body.meta, stale: true }))
     staleVariants.set(body.etag, variant)
     return variant
   }
 
-  async function featuresOf(body: LayerBody): Promise<Feature[]> {
-    const known = parsed.get(body.etag)
+  /** What a page shows of a layer before the browser has it all, read feature by feature from the body. */
+  async function previewOf(body: LayerBody, request: PreviewRequest): Promise<LayerPreview> {
+    const key = `${body.etag}:${JSON.stringify(request)}`
+    const known = previews.get(key)
     if (known) return known
-    const features = (JSON.parse((await gunzipAsync(body.gzipped)).toString('utf8')) as { features: Feature[] }).features
-    parsed.set(body.etag, features)
-    return features
+    const builder = createPreviewBuilder(request)
+    await eachFeature(body, builder.add)
+    const preview = builder.result()
+    previews.set(key, preview)
+    return preview
   }
 
   const reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
@@ -184,8 +132,9 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   }
 
   return {
-    /** The features of a body `get` returned, parsed once per version (for renderers that need objects). */
-    featuresOf,
+    previewOf,
+    /** Each feature of a body `get` returned, parsed one at a time. */
+    eachFeature,
     /** The layer's features. Throws the broker's error only when no last good data exists. */
     async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox } = {}): Promise<LayerResult> {
       const key = `layer:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}`
@@ -202,8 +151,8 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
       }
       if (!options.bbox) return { ...result, state }
       const bbox = options.bbox
-      const features = (await featuresOf(result)).filter((feature) => withinBox(bbox, feature))
-      return { ...(await render(features, { ...result.meta, count: features.length })), state }
+      const meta = result.meta
+      return { ...(await rewriteBody(result, (line) => lineWithinBox(bbox, line), (count) => ({ ...meta, count }))), state }
     },
   }
 }

@@ -17,37 +17,46 @@ export const computeStatistic = (features: Feature[], statistic: Statistic, attr
 
 /** A statistic and, for a min or max, the feature that holds it: one pass over the features. */
 export function measure(features: Feature[], statistic: Statistic, attribute?: string): { value?: number; holder?: Feature } {
-  if (statistic === 'count') return { value: features.length }
-  if (statistic === 'min' || statistic === 'max') {
-    const holder = extremeHolder(features, statistic, attribute)
-    return { value: holder && numeric(holder.properties[attribute!]), holder }
-  }
-  let total = 0
-  let count = 0
-  for (const feature of features) {
-    const value = numeric(attribute ? feature.properties[attribute] : undefined)
-    if (value === undefined) continue
-    total += value
-    count++
-  }
-  if (count === 0) return {}
-  return { value: statistic === 'sum' ? total : total / count }
+  const measurer = createMeasurer(statistic, attribute)
+  for (const feature of features) measurer.add(feature)
+  return measurer.result()
 }
 
 /** The feature that holds a min or max (the first, on a tie): a KPI says where the extreme is. */
 export function extremeHolder(features: Feature[], statistic: Statistic, attribute?: string): Feature | undefined {
   if ((statistic !== 'min' && statistic !== 'max') || !attribute) return undefined
-  let holder: Feature | undefined
+  return measure(features, statistic, attribute).holder
+}
+
+/** `measure`, fed one feature at a time (a layer read from its body is never held whole). */
+export function createMeasurer(statistic: Statistic, attribute?: string) {
+  let count = 0
+  let total = 0
   let extreme: number | undefined
-  for (const feature of features) {
-    const value = numeric(feature.properties[attribute])
-    if (value === undefined) continue
-    if (extreme === undefined || (statistic === 'max' ? value > extreme : value < extreme)) {
-      extreme = value
-      holder = feature
-    }
+  let holder: Feature | undefined
+  const extremes = (statistic === 'min' || statistic === 'max') && Boolean(attribute)
+  return {
+    add(feature: Feature) {
+      if (statistic === 'count') {
+        count++
+        return
+      }
+      const value = numeric(attribute ? feature.properties[attribute] : undefined)
+      if (value === undefined) return
+      count++
+      total += value
+      if (extremes && (extreme === undefined || (statistic === 'max' ? value > extreme : value < extreme))) {
+        extreme = value
+        holder = feature
+      }
+    },
+    result(): { value?: number; holder?: Feature } {
+      if (statistic === 'count') return { value: count }
+      if (statistic === 'min' || statistic === 'max') return holder ? { value: extreme, holder } : {}
+      if (count === 0) return {}
+      return { value: statistic === 'sum' ? total : total / count }
+    },
   }
-  return holder
 }
 
 /** A feature's display name: its `name` attribute when it is text, else its id. */
@@ -193,21 +202,46 @@ export type PreviewRequest = {
 }
 
 export function previewOf(features: Feature[], request: PreviewRequest): LayerPreview {
-  const alerting = features
-    .flatMap((feature) => {
+  const builder = createPreviewBuilder(request)
+  for (const feature of features) builder.add(feature)
+  return builder.result()
+}
+
+/** `previewOf`, fed one feature at a time: keeps the head, the alert candidates and running statistics only. */
+export function createPreviewBuilder(request: PreviewRequest) {
+  const head: Feature[] = []
+  // Per level, the first `alertLimit` in layer order: concatenated by severity, that is the stable sort's prefix.
+  const alertingByLevel = new Map<AlertLevel, Feature[]>()
+  const measurers = request.statistics.map(({ statistic, attribute }) => ({
+    key: statisticKey(statistic, attribute),
+    measurer: createMeasurer(statistic, attribute ?? undefined),
+  }))
+  let total = 0
+  return {
+    add: (feature: Feature) => {
+      total++
+      if (head.length < request.headSize) head.push(feature)
       const level = alertLevelOf(feature)
-      return level ? [{ feature, level }] : []
-    })
-    .sort((a, b) => bySeverity(a.level, b.level))
-    .slice(0, request.alertLimit)
-    .map(({ feature }) => feature)
-  const statistics: LayerPreview['statistics'] = {}
-  const holders: LayerPreview['holders'] = {}
-  for (const { statistic, attribute } of request.statistics) {
-    const key = statisticKey(statistic, attribute)
-    const { value, holder } = measure(features, statistic, attribute ?? undefined)
-    statistics[key] = value ?? null
-    if (holder) holders[key] = featureName(holder)
+      if (level) {
+        const list = alertingByLevel.get(level) ?? []
+        if (list.length < request.alertLimit) list.push(feature)
+        alertingByLevel.set(level, list)
+      }
+      for (const { measurer } of measurers) measurer.add(feature)
+    },
+    result: (): LayerPreview => {
+      const alerting = [...alertingByLevel]
+        .sort(([a], [b]) => bySeverity(a, b))
+        .flatMap(([, list]) => list)
+        .slice(0, request.alertLimit)
+      const statistics: LayerPreview['statistics'] = {}
+      const holders: LayerPreview['holders'] = {}
+      for (const { key, measurer } of measurers) {
+        const { value, holder } = measurer.result()
+        statistics[key] = value ?? null
+        if (holder) holders[key] = featureName(holder)
+      }
+      return { total, head, alerting, statistics, holders }
+    },
   }
-  return { total: features.length, head: features.slice(0, request.headSize), alerting, statistics, holders }
 }

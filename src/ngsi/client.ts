@@ -6,7 +6,8 @@ import { NgsiError } from './errors'
 import { entityQueryParams, type EntityQuery } from './filters'
 import { encode, getJson, parseLinkHeader, queryString, type CallOptions, type HttpConfig, type JsonResponse } from './http'
 import { normalizeEntity, type NormalizedEntity } from './normalize'
-import { collectPages, type Page } from './paging'
+import { createPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
+import { collectPages, streamPages, type Page, type PagingOptions } from './paging'
 import { probeBroker, type ProbeResult } from './probe'
 import { fetchTemporal, type TemporalQuery, type TemporalSeries } from './temporal'
 
@@ -22,8 +23,13 @@ export interface NgsiClientOptions {
   tenant?: string
   contextUrl?: string
   authToken?: string
-  /** Entities per request (default 100), clamped to 1..1000; halved when the broker refuses it. */
+  /**
+   * Entities per request (default 100), clamped to 1..1000. A refused size drops to the maximum the
+   * broker states (else halves), and the accepted size is remembered in `pageSizeMemory`.
+   */
   maxPageSize?: number
+  /** Page sizes learned per broker; give the process-wide one to share them across clients. Default: this client's own. */
+  pageSizeMemory?: PageSizeMemory
   /** Parallel page requests when paging by offset (default 4). */
   pageConcurrency?: number
   /** Most entities one query returns (default 50,000); beyond that the result is `truncated`. */
@@ -42,8 +48,21 @@ export interface QueryResult {
   truncated: boolean
 }
 
+export interface StreamResult {
+  /** Entities handed to the callback. */
+  count: number
+  total?: number
+  truncated: boolean
+}
+
 export interface NgsiClient {
   queryEntities(query: EntityQuery, opts?: CallOptions): Promise<QueryResult>
+  /**
+   * The same result set page by page, normalised, in order, without holding it whole: `onEntities`
+   * is awaited before further pages are handed on. Throws like queryEntities; pages already handed
+   * on before a failure are the caller's to discard.
+   */
+  streamEntities(query: EntityQuery, onEntities: (entities: NormalizedEntity[]) => void | Promise<void>, opts?: CallOptions): Promise<StreamResult>
   getEntity(id: string, opts?: CallOptions): Promise<NormalizedEntity>
   temporal(id: string, query: TemporalQuery, opts?: CallOptions): Promise<TemporalSeries>
   listTypes(opts?: CallOptions): Promise<string[]>
@@ -116,26 +135,37 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
   const maxEntities = clamp(options.maxEntities, 50_000, 1, 10_000_000)
   const probeTimeoutMs = clamp(options.probeTimeoutMs, 1500, 1, 60_000)
 
+  const pageSizes = options.pageSizeMemory ?? createPageSizeMemory()
+
   const get = (url: string, opts: CallOptions = {}) => getJson(http, url, opts)
+
+  function entityPaging(query: EntityQuery, opts: CallOptions): PagingOptions {
+    const params = entityQueryParams(query)
+    const endpoint = `${broker.api}/entities`
+    return {
+      pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
+      // Each page is normalised as it arrives, while the broker prepares the next ones (not all
+      // 50,000 at the end); items the pager will drop (no string id) are left as they are.
+      load: async (url, signal) => {
+        const page = toPage(await get(url, { ...opts, signal }))
+        return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalizeEntity(item) : item)) }
+      },
+      cap: Math.min(query.limit ?? Infinity, maxEntities),
+      pageSize: startingPageSize(pageSizes, broker.api, maxPageSize),
+      onPageSize: (size) => pageSizes.set(broker.api, size),
+      concurrency: pageConcurrency,
+      signal: opts.signal,
+    }
+  }
 
   return {
     async queryEntities(query, opts = {}) {
-      const params = entityQueryParams(query)
-      const endpoint = `${broker.api}/entities`
-      const collected = await collectPages({
-        pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
-        // Each page is normalised as it arrives, while the broker prepares the next ones (not all
-        // 50,000 at the end); items collectPages will drop (no string id) are left as they are.
-        load: async (url, signal) => {
-          const page = toPage(await get(url, { ...opts, signal }))
-          return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalizeEntity(item) : item)) }
-        },
-        cap: Math.min(query.limit ?? Infinity, maxEntities),
-        pageSize: maxPageSize,
-        concurrency: pageConcurrency,
-        signal: opts.signal,
-      })
+      const collected = await collectPages(entityPaging(query, opts))
       return { entities: collected.items as NormalizedEntity[], total: collected.total, truncated: collected.truncated }
+    },
+
+    streamEntities(query, onEntities, opts = {}) {
+      return streamPages({ ...entityPaging(query, opts), onItems: (items) => onEntities(items as NormalizedEntity[]) })
     },
 
     async getEntity(id, opts = {}) {

@@ -19,6 +19,8 @@ export interface NgsiErrorDetails {
   status?: number
   problemType?: string
   detail?: string
+  /** For 'too-many-results': the largest page the broker says it accepts. */
+  maxPageSize?: number
   cause?: unknown
 }
 
@@ -38,6 +40,7 @@ export class NgsiError extends Error {
   readonly status?: number
   readonly problemType?: string
   readonly detail?: string
+  readonly maxPageSize?: number
 
   constructor(kind: NgsiErrorKind, message: string, details: NgsiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause })
@@ -46,6 +49,7 @@ export class NgsiError extends Error {
     this.status = details.status
     this.problemType = details.problemType
     this.detail = details.detail
+    if (details.maxPageSize !== undefined) this.maxPageSize = details.maxPageSize
   }
 }
 
@@ -93,15 +97,31 @@ function classify(status: number, problem: Problem): NgsiErrorKind {
   return 'bad-request'
 }
 
+// "limit 1000 is above the maximum of 100" (Stellio), "…the supported maximum limit is 100",
+// "must be an integer value <= 1000" (Orion-LD), "max: 1000".
+const STATED_MAXIMUM = /(?:\bmaximum\b|\bmax\b|<=|≤|less than or equal to|at most)\D{0,24}?(\d{1,7})\b/i
+
+/** The page size a "too many results" answer states as the broker's maximum, if it states one. */
+export function statedMaximum(problem: Problem): number | undefined {
+  for (const text of [problem.detail, problem.title]) {
+    const match = text ? STATED_MAXIMUM.exec(text) : null
+    const value = match ? Number(match[1]) : 0
+    if (value >= 1) return value
+  }
+  return undefined
+}
+
 /** The error for a non-2xx answer. */
 export function errorFromResponse(status: number, statusText: string, bodyText: string, contentType: string | null): NgsiError {
   const problem = parseProblem(bodyText, contentType)
   const statusLine = `${status} ${statusText}`.trim()
   const summary = [problem.title, problem.detail].filter(Boolean).join(': ')
-  return new NgsiError(classify(status, problem), `Broker answered ${statusLine}${summary ? ` — ${summary}` : ''}`, {
+  const kind = classify(status, problem)
+  return new NgsiError(kind, `Broker answered ${statusLine}${summary ? ` — ${summary}` : ''}`, {
     status,
     problemType: problem.type,
     detail: problem.detail,
+    maxPageSize: kind === 'too-many-results' ? statedMaximum(problem) : undefined,
   })
 }
 

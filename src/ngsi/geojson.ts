@@ -92,23 +92,27 @@ export function entityGeometry(entity: NormalizedEntity): Geometry | undefined {
   return undefined
 }
 
+/** The entity as a map feature (the given attributes, else every non-geometry one), or undefined without a usable geometry. */
+export function toFeature(entity: NormalizedEntity, attributes?: readonly string[]): Feature | undefined {
+  const geometry = entityGeometry(entity)
+  if (!geometry) return undefined
+  const names = attributes ?? Object.keys(entity.attributes).filter((name) => !isGeometryLike(entity.attributes[name].value))
+  const properties: Record<string, PlainValue> = {}
+  for (const name of names) {
+    const attribute = entity.attributes[name]
+    if (attribute) properties[name] = attribute.value
+  }
+  Object.assign(properties, { entityId: entity.id, entityType: entity.type }, entity.observedAt && { observedAt: entity.observedAt })
+  return { type: 'Feature', id: entity.id, geometry, properties }
+}
+
 export function toFeatureCollection(entities: readonly NormalizedEntity[], options: { attributes?: readonly string[] } = {}): FeatureCollection {
   const features: Feature[] = []
   let skipped = 0
   for (const entity of entities) {
-    const geometry = entityGeometry(entity)
-    if (!geometry) {
-      skipped++
-      continue
-    }
-    const names = options.attributes ?? Object.keys(entity.attributes).filter((name) => !isGeometryLike(entity.attributes[name].value))
-    const properties: Record<string, PlainValue> = {}
-    for (const name of names) {
-      const attribute = entity.attributes[name]
-      if (attribute) properties[name] = attribute.value
-    }
-    Object.assign(properties, { entityId: entity.id, entityType: entity.type }, entity.observedAt && { observedAt: entity.observedAt })
-    features.push({ type: 'Feature', id: entity.id, geometry, properties })
+    const feature = toFeature(entity, options.attributes)
+    if (feature) features.push(feature)
+    else skipped++
   }
   return { type: 'FeatureCollection', features, skipped }
 }

@@ -1,10 +1,10 @@
 // Public API of the NGSI-LD client module (server side only).
 
-export { createNgsiClient, DEFAULT_CONTEXT_URL, type NgsiClient, type NgsiClientOptions, type QueryResult } from './client'
+export { createNgsiClient, DEFAULT_CONTEXT_URL, type NgsiClient, type NgsiClientOptions, type QueryResult, type StreamResult } from './client'
 export { parseAttributeList, parseTypeInfo, parseTypeList, type TypeInfo } from './discovery'
-export { errorFromResponse, isRetryable, NgsiError, parseProblem, type NgsiErrorDetails, type NgsiErrorKind } from './errors'
+export { errorFromResponse, isRetryable, NgsiError, parseProblem, statedMaximum, type NgsiErrorDetails, type NgsiErrorKind } from './errors'
 export { bboxSchema, bboxToGeo, entityQueryParams, entityQuerySchema, geoQuerySchema, type BBox, type EntityQuery, type GeoQuery } from './filters'
-export { entityGeometry, isGeometryLike, toFeatureCollection, validateGeometry, type Feature, type FeatureCollection, type Geometry, type Position } from './geojson'
+export { entityGeometry, isGeometryLike, toFeature, toFeatureCollection, validateGeometry, type Feature, type FeatureCollection, type Geometry, type Position } from './geojson'
 export { encode, getJson, parseLinkHeader, queryString, requestHeaders, type CallOptions, type HttpConfig, type JsonResponse, type LinkValue } from './http'
 export { contextTermsFrom, shortName, type ContextTerms } from './iri'
 export {
@@ -21,7 +21,8 @@ export {
   type NormalizeOptions,
   type PlainValue,
 } from './normalize'
-export { collectPages, type Collected, type Page, type PagingOptions } from './paging'
+export { collectPages, streamPages, type Collected, type Page, type PagingOptions, type Streamed, type StreamOptions } from './paging'
+export { createPageSizeMemory, processPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
 export { PROBE_ENDPOINTS, probeBroker, type ProbeConfig, type ProbeResult } from './probe'
 export {
   ATTRIBUTE_NAME,

@@ -1,8 +1,7 @@
 // Reading a whole result set from brokers that page differently: Scorpio/Stellio send
 // `Link rel="next"`, Orion-LD only a count (so offsets can be fetched in parallel), some
-// neither. Page sizes above the broker's maximum are halved until accepted.
-
-import pLimit from 'p-limit'
+// neither. A refused page size drops to the maximum the broker states, else halves until
+// accepted. Pages are handed on in order as they arrive, so a caller can stream them.
 
 import { NgsiError } from './errors'
 
@@ -22,7 +21,24 @@ export interface PagingOptions {
   cap: number
   pageSize: number
   concurrency: number
+  /** Called when the broker refused `pageSize` or capped it silently: the size it accepts. */
+  onPageSize?(size: number): void
   signal?: AbortSignal
+}
+
+export interface StreamOptions extends PagingOptions {
+  /**
+   * The new distinct items of each page, in result order, one call at a time (awaited: a slow
+   * consumer holds back further pages, so at most `concurrency` pages wait in memory).
+   */
+  onItems(items: unknown[]): void | Promise<void>
+}
+
+export interface Streamed {
+  /** Distinct items handed to onItems. */
+  count: number
+  total?: number
+  truncated: boolean
 }
 
 export interface Collected {
@@ -35,53 +51,98 @@ const MAX_LINKED_PAGES = 10_000
 
 const idOf = (item: unknown): unknown => (item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined)
 
-export async function collectPages(options: PagingOptions): Promise<Collected> {
+export async function streamPages(options: StreamOptions): Promise<Streamed> {
   const { cap } = options
   // One controller for the whole read: a fatal page error or the caller's abort cancels every in-flight page.
   const controller = new AbortController()
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
   let pageSize = Math.max(1, Math.min(options.pageSize, cap))
-
-  const seen = new Map<string, unknown>()
-  const add = (items: unknown[]) => {
-    for (const item of items) {
-      if (seen.size >= cap) return
-      const id = idOf(item)
-      if (typeof id === 'string' && !seen.has(id)) seen.set(id, item)
-    }
+  const learn = (size: number) => {
+    if (size >= pageSize) return
+    pageSize = Math.max(1, size)
+    options.onPageSize?.(pageSize)
   }
 
-  /** One request; a too-many-results answer halves the page size (kept for later pages) and tries again. */
+  // Ids only (not the items): de-duplication without holding the result set.
+  const seen = new Set<string>()
+  const deliver = async (items: unknown[]) => {
+    const fresh: unknown[] = []
+    for (const item of items) {
+      if (seen.size >= cap) break
+      const id = idOf(item)
+      if (typeof id === 'string' && !seen.has(id)) {
+        seen.add(id)
+        fresh.push(item)
+      }
+    }
+    if (fresh.length > 0) await options.onItems(fresh)
+  }
+
+  /** One request; a too-many-results answer shrinks the page size (kept for later pages) and tries again. */
   const loadShrinking = async (offset: number, limit: number, count: boolean): Promise<Page> => {
     for (;;) {
+      const sent = Math.min(limit, pageSize)
       try {
-        return await options.load(options.pageUrl(offset, Math.min(limit, pageSize), count), signal)
+        return await options.load(options.pageUrl(offset, sent, count), signal)
       } catch (error) {
         if (!(error instanceof NgsiError) || error.kind !== 'too-many-results' || pageSize <= 1) throw error
-        pageSize = Math.max(1, Math.floor(pageSize / 2))
+        // A parallel request may have shrunk it already; a stated maximum is taken at its word.
+        const stated = error.maxPageSize !== undefined && error.maxPageSize < sent ? error.maxPageSize : undefined
+        learn(Math.min(pageSize, stated ?? Math.floor(sent / 2)))
       }
     }
   }
 
   /** Covers [offset, offset + length), in several requests if the page size had to shrink. */
   const loadRange = async (offset: number, length: number): Promise<unknown[]> => {
-    const items: unknown[] = []
+    let items: unknown[] = []
     while (items.length < length) {
       const wanted = length - items.length
       const page = await loadShrinking(offset + items.length, wanted, false)
-      items.push(...page.items)
+      items = items.length === 0 ? page.items : items.concat(page.items)
       // pageSize is now the limit that request was sent with: a shorter page is the end.
       if (page.items.length < Math.min(wanted, pageSize)) break
     }
     return items
   }
 
+  /**
+   * Ranges fetched `concurrency` at a time and delivered in order: a page that arrives early waits
+   * for the ones before it, and no new request starts while `concurrency` pages wait or load.
+   */
+  const loadInOrder = async (ranges: [offset: number, length: number][]) => {
+    const window: Promise<unknown[]>[] = []
+    let next = 0
+    let firstFailure: { error: unknown } | undefined
+    const fill = () => {
+      while (window.length < options.concurrency && next < ranges.length) {
+        const [offset, length] = ranges[next++]
+        const pending = loadRange(offset, length)
+        // Any failure cancels the pages in flight at once, not when its turn comes.
+        pending.catch((error: unknown) => {
+          firstFailure ??= { error }
+          controller.abort(error)
+        })
+        window.push(pending)
+      }
+    }
+    fill()
+    while (window.length > 0) {
+      // The first failure is the cause; the pages it cancelled report only their abort.
+      const items = await window.shift()!.catch((error: unknown) => {
+        throw firstFailure ? firstFailure.error : error
+      })
+      fill()
+      await deliver(items)
+    }
+  }
+
   try {
     const first = await loadShrinking(0, pageSize, true)
-    add(first.items)
     const total = first.total
     // pageSize is now the size the broker accepted; a shorter first page means it caps pages silently.
-    if (total !== undefined && first.items.length > 0 && first.items.length < Math.min(pageSize, total)) pageSize = first.items.length
+    if (total !== undefined && first.items.length > 0 && first.items.length < Math.min(pageSize, total)) learn(first.items.length)
+    await deliver(first.items)
     let more: boolean
 
     if (first.next) {
@@ -90,25 +151,15 @@ export async function collectPages(options: PagingOptions): Promise<Collected> {
       while (next && seen.size < cap && !visited.has(next) && visited.size < MAX_LINKED_PAGES) {
         visited.add(next)
         const page = await options.load(next, signal)
-        add(page.items)
+        await deliver(page.items)
         next = page.items.length ? page.next : undefined
       }
       more = next !== undefined
     } else if (total !== undefined) {
       const end = Math.min(total, cap)
-      const offsets: number[] = []
-      for (let offset = first.items.length; offset < end; offset += pageSize) offsets.push(offset)
-      const limit = pLimit({ concurrency: options.concurrency, rejectOnClear: true })
-      const pages = await Promise.all(
-        offsets.map((offset) =>
-          limit(() => loadRange(offset, Math.min(pageSize, end - offset))).catch((error: unknown) => {
-            limit.clearQueue()
-            controller.abort(error)
-            throw error
-          }),
-        ),
-      )
-      pages.forEach(add)
+      const ranges: [number, number][] = []
+      for (let offset = first.items.length; offset < end; offset += pageSize) ranges.push([offset, Math.min(pageSize, end - offset)])
+      await loadInOrder(ranges)
       more = false
     } else {
       // Neither count nor links: step the offset until a short page.
@@ -116,17 +167,24 @@ export async function collectPages(options: PagingOptions): Promise<Collected> {
       let full = first.items.length >= pageSize
       while (full && seen.size < cap) {
         const page = await loadShrinking(offset, pageSize, false)
-        add(page.items)
+        await deliver(page.items)
         offset += page.items.length
         full = page.items.length > 0 && page.items.length >= pageSize
       }
       more = full
     }
-    return { items: [...seen.values()], total, truncated: seen.size >= cap && (more || (total !== undefined && total > cap)) }
+    return { count: seen.size, total, truncated: seen.size >= cap && (more || (total !== undefined && total > cap)) }
   } catch (error) {
     controller.abort(error)
     // The caller's abort wins over whatever a cancelled page reported.
     options.signal?.throwIfAborted()
     throw error
   }
+}
+
+/** The whole result set in memory (small queries); large ones stream with `streamPages`. */
+export async function collectPages(options: PagingOptions): Promise<Collected> {
+  const items: unknown[] = []
+  const { total, truncated } = await streamPages({ ...options, onItems: (page) => void items.push(...page) })
+  return { items, total, truncated }
 }

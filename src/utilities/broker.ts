@@ -1,5 +1,5 @@
 
-import { createNgsiClient, type NgsiClient } from '@/ngsi'
+import { createNgsiClient, type NgsiClient, processPageSizeMemory } from '@/ngsi'
 import { env } from '@/env'
 
 let client: NgsiClient | undefined
@@ -13,6 +13,9 @@ export function brokerClient(): NgsiClient {
     contextUrl: settings.NGSI_LD_CONTEXT_URL,
     maxPageSize: settings.NGSI_LD_PAGE_SIZE,
     pageConcurrency: settings.NGSI_LD_PAGE_CONCURRENCY,
+    pageSizeMemory: processPageSizeMemory(),
+    // Each layer caps itself (maxFeatures, up to 500,000); the client's own default cap is 50,000.
+    maxEntities: 500_000,
   })
   return client
 }

@@ -1,10 +1,7 @@
-import { gunzipSync } from 'node:zlib'
-
 import type { Payload } from 'payload'
 
 import { MAX_CITY_DATA_CHARS } from '@/ai'
 import { env } from '@/env'
-import type { Feature } from '@/ngsi'
 import type { MapLayer } from '@/payload-types'
 import { layerFeatures, toLayerSpec } from '@/utilities/layers'
 
@@ -29,29 +26,44 @@ export type LayerSummary =
 
 const round = (value: number) => Math.round(value * 100) / 100
 
-function numberStats(features: Feature[], attribute: string, unit: string | undefined): NumberStats | undefined {
-  const values = features.map((feature) => feature.properties[attribute]).filter((value): value is number => typeof value === 'number')
-  if (values.length === 0) return undefined
-  const sum = values.reduce((total, value) => total + value, 0)
-  return { min: round(Math.min(...values)), max: round(Math.max(...values)), mean: round(sum / values.length), ...(unit ? { unit } : {}) }
+/** Min, max and mean of an attribute's numbers, fed one value at a time. */
+function createRange() {
+  let count = 0
+  let sum = 0
+  let min = Infinity
+  let max = -Infinity
+  return {
+    add(value: unknown) {
+      if (typeof value !== 'number') return
+      count++
+      sum += value
+      min = Math.min(min, value)
+      max = Math.max(max, value)
+    },
+    stats: (unit: string | undefined): NumberStats | undefined =>
+      count === 0 ? undefined : { min: round(min), max: round(max), mean: round(sum / count), ...(unit ? { unit } : {}) },
+  }
 }
 
 async function summariseLayer(layer: MapLayer, tenant: string | undefined): Promise<LayerSummary> {
   try {
     const spec = toLayerSpec(layer)
-    const result = await layerFeatures().get(spec, { tenant: layer.source?.tenant || tenant })
-    const { features } = JSON.parse(gunzipSync(result.gzipped).toString('utf8')) as { features: Feature[] }
+    const service = layerFeatures()
+    const result = await service.get(spec, { tenant: layer.source?.tenant || tenant })
     const alerts: Record<string, number> = {}
     const alertMessages = new Set<string>()
-    for (const feature of features) {
+    const ranges = spec.attributes.map((attribute) => ({ attribute, range: createRange() }))
+    // Feature by feature: a large layer is never parsed whole for a question.
+    await service.eachFeature(result, (feature) => {
+      for (const { attribute, range } of ranges) range.add(feature.properties[attribute])
       const alert = feature.properties.alert as unknown as { level: string; message: string } | undefined
-      if (!alert) continue
+      if (!alert) return
       alerts[alert.level] = (alerts[alert.level] ?? 0) + 1
       if (alertMessages.size < MAX_ALERT_MESSAGES) alertMessages.add(alert.message)
-    }
+    })
     const numbers: Record<string, NumberStats> = {}
-    for (const attribute of spec.attributes) {
-      const stats = numberStats(features, attribute, result.meta.units[attribute])
+    for (const { attribute, range } of ranges) {
+      const stats = range.stats(result.meta.units[attribute])
       if (stats) numbers[attribute] = stats
     }
     return {

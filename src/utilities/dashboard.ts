@@ -1,7 +1,7 @@
 import { DATA_BLOCK_TYPES } from '@/blocks'
 import { env } from '@/env'
 import type { LayerMeta } from '@/layers/features'
-import { type LayerPreview, type PreviewRequest, previewOf, type Statistic, snapshotKey } from '@/layers/summary'
+import { type LayerPreview, type PreviewRequest, type Statistic, snapshotKey } from '@/layers/summary'
 import type { StyleSetting } from '@/map/style'
 import type { MapLayer, Page } from '@/payload-types'
 import { layerFeatures, toLayerSpec } from '@/utilities/layers'
@@ -80,7 +80,7 @@ async function snapshot(layer: MapLayer, city: string, request: PreviewRequest):
     const tenant = layer.source?.tenant || city || undefined
     const service = layerFeatures()
     const result = await service.get(toLayerSpec(layer), { tenant })
-    return { status: 'preview', meta: result.meta, preview: previewOf(await service.featuresOf(result), request) }
+    return { status: 'preview', meta: result.meta, preview: await service.previewOf(result, request) }
   } catch {
     // The page must render whatever the broker does; the browser retries on the layer's interval.
     return { status: 'unavailable', message: 'City data cannot be loaded right now.' }

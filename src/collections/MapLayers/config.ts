@@ -213,7 +213,8 @@ export const MapLayers: CollectionConfig = {
           required: true,
           defaultValue: 50_000,
           min: 1,
-          max: 100_000,
+          // Bodies are streamed and gzipped page by page: 500,000 loads in bounded memory.
+          max: 500_000,
           admin: { description: 'Read at most this many entities; beyond, the map says the layer is truncated.' },
         },
       ],

@@ -150,13 +150,20 @@ describe('paging', () => {
     expect(server!.requests).toHaveLength(2)
   })
 
-  it.each(['scorpio', 'orion-ld'] as const)('halves the page size on %s-style "too many results" and keeps the smaller size', async (refuse) => {
-    const client = await clientFor({ total: 45, count: true, maxLimit: 20, refuse }, { maxPageSize: 100 })
+  it('halves the page size on a "too many results" that states no maximum, and keeps the smaller size', async () => {
+    const client = await clientFor({ total: 45, count: true, maxLimit: 20, refuse: 'scorpio' }, { maxPageSize: 100 })
     const result = await client.queryEntities({ type: 'Thing' })
     expect(ids(result.entities)).toEqual(expected(45))
     const limits = server!.requests.map((request) => Number(param(request, 'limit')))
     expect(limits.slice(0, 4)).toEqual([100, 50, 25, 12])
     expect(limits.slice(4)).toEqual([12, 12, 9])
+  })
+
+  it('takes the maximum an Orion-LD-style refusal states ("must be an integer value <= 20")', async () => {
+    const client = await clientFor({ total: 45, count: true, maxLimit: 20, refuse: 'orion-ld' }, { maxPageSize: 100 })
+    const result = await client.queryEntities({ type: 'Thing' })
+    expect(ids(result.entities)).toEqual(expected(45))
+    expect(server!.requests.map((request) => Number(param(request, 'limit')))).toEqual([100, 20, 20, 5])
   })
 
   it('cancels in-flight pages when one fails and reports that failure', async () => {

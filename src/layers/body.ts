@@ -1,0 +1,206 @@
+// The cached form of a layer: GeoJSON gzipped while it is written, page by page, so a load never
+// holds the whole result set. One feature per line, geometry first, meta last:
+//
+//   {"type":"FeatureCollection","features":[
+//   {"type":"Feature","geometry":{…},"id":"…","properties":{…}},
+//   {"type":"Feature","geometry":{…},"id":"…","properties":{…}}
+//   ],"meta":{"count":2,…}}
+//
+// Lines let readers (bbox filter, stale relabel, previews) stream the body feature by feature;
+// meta last because count, skipped and units are known only at the end.
+import { once } from 'node:events'
+import { createHash } from 'node:crypto'
+import { createGunzip, createGzip } from 'node:zlib'
+
+import { type AlertRule, evaluateRules } from '@/alerts'
+import { type BBox, type Feature, type NormalizedEntity, toFeature } from '@/ngsi'
+
+export interface LayerMeta {
+  count: number
+  fetchedAt: string
+  stale: boolean
+  truncated: boolean
+  /** Entities without a usable location, left off the map. */
+  skipped: number
+  /** Unit symbol per attribute, where the broker gave a unitCode. */
+  units: Record<string, string>
+}
+
+/** One rendered layer: the gzipped GeoJSON body, its ETag and its meta. */
+export interface LayerBody {
+  gzipped: Buffer
+  etag: string
+  meta: LayerMeta
+}
+
+const HEAD = '{"type":"FeatureCollection","features":['
+const FEATURE_PREFIX = Buffer.from('{"type":"Feature",')
+const SEPARATOR = Buffer.from(',\n')
+const COMMA = 0x2c
+const NEWLINE = 0x0a
+/**
+ * Compression level of stored bodies. Level 2 compresses a 50,000-feature layer about 3× faster
+ * than zlib's default 6 for about a fifth more bytes: on a loaded 2-core host the default's CPU
+ * outweighs its savings (measured: 18 MB of GeoJSON, 480 ms → 130 ms, 1.28 → 1.54 MB).
+ */
+const GZIP_LEVEL = 2
+/** Text waiting for the gzip thread before a writer pauses: pages keep arriving meanwhile. */
+const MAX_PENDING_BYTES = 4 * 1024 * 1024
+
+const tail = (meta: LayerMeta) => `\n],"meta":${JSON.stringify(meta)}}`
+
+/** JSON of a feature with its geometry first: a bbox filter reads a point without parsing the line. */
+export const featureLine = ({ geometry, id, properties }: Feature) => JSON.stringify({ type: 'Feature', geometry, id, properties })
+
+/**
+ * A gzip stream that collects its output and hashes it as it comes (the ETag is the gzipped bytes'
+ * hash: same text, same bytes, and a fourteenth of the JSON to hash). Compression runs on libuv's
+ * thread pool, beside the JavaScript that normalises the next page.
+ */
+function gzipWriter() {
+  const gzip = createGzip({ level: GZIP_LEVEL })
+  const chunks: Buffer[] = []
+  const hash = createHash('sha1')
+  gzip.on('data', (chunk: Buffer) => {
+    chunks.push(chunk)
+    hash.update(chunk)
+  })
+  const ended = new Promise<void>((resolve, reject) => {
+    gzip.once('end', resolve)
+    gzip.once('error', reject)
+  })
+  // Awaited in end(); an aborted writer's promise must not count as unhandled.
+  ended.catch(() => undefined)
+  gzip.write(HEAD)
+  let first = true
+  return {
+    /** Feature lines, joined as the format wants: one write per batch (each write is a trip to the thread pool). */
+    async lines(lines: string[] | Buffer[]) {
+      if (lines.length === 0) return
+      const separator = first ? '\n' : ',\n'
+      first = false
+      if (typeof lines[0] === 'string') gzip.write(separator + (lines as string[]).join(',\n'))
+      else gzip.write(Buffer.concat((lines as Buffer[]).flatMap((line, index) => [index === 0 ? Buffer.from(separator) : SEPARATOR, line])))
+      if (gzip.writableLength > MAX_PENDING_BYTES) await once(gzip, 'drain')
+    },
+    async end(meta: LayerMeta): Promise<LayerBody> {
+      gzip.end(tail(meta))
+      await ended
+      return { gzipped: Buffer.concat(chunks), etag: `"${hash.digest('base64url')}"`, meta }
+    },
+    abort() {
+      gzip.destroy()
+    },
+  }
+}
+
+export interface LayerEncoderOptions {
+  /** The layer's attributes: the only properties that leave the server. */
+  attributes: string[]
+  alertRules: AlertRule[]
+  /** When the load started: the alert rules' clock and meta.fetchedAt. */
+  fetchedAt: Date
+}
+
+/**
+ * Entities in, gzipped layer body out, page by page: each page becomes features (with alerts)
+ * and is compressed as it arrives; only the compressed bytes are kept. `abort` drops a load that
+ * failed midway, so nothing partial is ever returned.
+ */
+export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerEncoderOptions) {
+  const writer = gzipWriter()
+  const units: Record<string, string> = {}
+  let count = 0
+  let skipped = 0
+
+  return {
+    async add(entities: NormalizedEntity[]) {
+      const lines: string[] = []
+      for (const entity of entities) {
+        // Units from any entity that has one, located or not.
+        for (const name of attributes) {
+          const unit = units[name] === undefined ? entity.attributes[name]?.unit : undefined
+          if (unit) units[name] = unit
+        }
+        const feature = toFeature(entity, attributes)
+        if (!feature) {
+          skipped++
+          continue
+        }
+        const observedAt = feature.properties.observedAt
+        const alert = evaluateRules(alertRules, feature.properties, {
+          now: fetchedAt,
+          observedAt: typeof observedAt === 'string' ? observedAt : undefined,
+        })
+        if (alert) feature.properties.alert = { level: alert.level, message: alert.message }
+        lines.push(featureLine(feature))
+      }
+      count += lines.length
+      await writer.lines(lines)
+    },
+    finish(truncated: boolean): Promise<LayerBody> {
+      // Attributes in the layer's order, as the body always listed them.
+      const ordered = Object.fromEntries(attributes.flatMap((name) => (units[name] ? [[name, units[name]]] : [])))
+      return writer.end({ count, fetchedAt: fetchedAt.toISOString(), stale: false, truncated, skipped, units: ordered })
+    },
+    abort: () => writer.abort(),
+  }
+}
+
+/** The body's lines as they are decompressed, a batch per chunk (no newline; a feature line may end in a comma). */
+async function eachLineBatch(gzipped: Buffer, onBatch: (lines: Buffer[]) => void | Promise<void>) {
+  const gunzip = createGunzip()
+  gunzip.end(gzipped)
+  let partial: Buffer[] = []
+  for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+    const lines: Buffer[] = []
+    let start = 0
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, end)
+      lines.push(partial.length ? Buffer.concat([...partial, piece]) : piece)
+      partial = []
+      start = end + 1
+    }
+    if (start < chunk.length) partial.push(chunk.subarray(start))
+    await onBatch(lines)
+  }
+  if (partial.length) await onBatch([Buffer.concat(partial)])
+}
+
+const isFeatureLine = (line: Buffer) => line.subarray(0, FEATURE_PREFIX.length).equals(FEATURE_PREFIX)
+const withoutComma = (line: Buffer) => (line.at(-1) === COMMA ? line.subarray(0, -1) : line)
+
+/** Each feature of a body, parsed one at a time (never the whole set at once). */
+export async function eachFeature(body: LayerBody, onFeature: (feature: Feature) => void): Promise<void> {
+  await eachLineBatch(body.gzipped, (lines) => {
+    for (const line of lines) if (isFeatureLine(line)) onFeature(JSON.parse(withoutComma(line).toString('utf8')) as Feature)
+  })
+}
+
+/** A new body from an old one: the feature lines `keep` accepts, and the meta `metaFor` gives. */
+export async function rewriteBody(body: LayerBody, keep: (line: Buffer) => boolean, metaFor: (count: number) => LayerMeta): Promise<LayerBody> {
+  const writer = gzipWriter()
+  let count = 0
+  try {
+    await eachLineBatch(body.gzipped, async (lines) => {
+      const kept = lines.filter((line) => isFeatureLine(line) && keep(line)).map(withoutComma)
+      count += kept.length
+      await writer.lines(kept)
+    })
+    return await writer.end(metaFor(count))
+  } catch (error) {
+    writer.abort()
+    throw error
+  }
+}
+
+const POINT = /^\{"type":"Feature","geometry":\{"type":"Point","coordinates":\[([^,\]]+),([^,\]]+)[,\]]/
+
+/** Whether a feature line lies in the box; any geometry but a point is kept (as the map needs it whole). */
+export function lineWithinBox([west, south, east, north]: BBox, line: Buffer): boolean {
+  const point = POINT.exec(line.toString('latin1', 0, 160))
+  if (!point) return true
+  const lon = Number(point[1])
+  const lat = Number(point[2])
+  return lon >= west && lon <= east && lat >= south && lat <= north
+}
