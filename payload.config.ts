@@ -56,6 +56,8 @@ export default buildConfig({
       ],
     },
   },
+  // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
+  upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },
   cors: [settings.PUBLIC_SERVER_URL],
   csrf: [settings.PUBLIC_SERVER_URL],
   typescript: { outputFile: path.join(rootDir, 'src/payload-types.ts') },

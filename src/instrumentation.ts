@@ -9,4 +9,6 @@ export async function register() {
     console.error(`✖ City Dashboard cannot start. ${error.message}`)
     process.exit(1)
   }
+  const { installPeerAddressHeader } = await import('./utilities/peerAddress')
+  await installPeerAddressHeader()
 }
