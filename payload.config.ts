@@ -24,6 +24,8 @@ import { env } from '@/env'
 import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
+import { addRequestIdToError, REFUSAL_LOGGING_LEVELS } from '@/utilities/refusal'
+import { currentRequestId } from '@/utilities/requestContext'
 
 const settings = env()
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
@@ -35,7 +37,10 @@ export default buildConfig({
   db: databaseAdapter(settings.DATABASE_URI),
   editor: lexicalEditor(),
   sharp,
-  logger: { options: { level: settings.LOG_LEVEL } },
+  // Every line logged while a request is handled carries its id (src/utilities/requestContext.ts).
+  logger: { options: { level: settings.LOG_LEVEL, mixin: () => ({ requestId: currentRequestId() }) } },
+  loggingLevels: REFUSAL_LOGGING_LEVELS,
+  hooks: { afterError: [addRequestIdToError] },
   collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions],
   globals: [Header, Footer, SiteSettings],
   admin: {

@@ -1,7 +1,7 @@
 import { env } from '@/env'
 import { clientKey, createRateLimiter, type RateLimiter, rateLimitHeaders } from '@/rate-limit'
 import { HttpError } from '@/utilities/httpErrors'
-import { peerAddressOf } from '@/utilities/peerAddress'
+import { peerAddressOf } from '@/utilities/requestContext'
 
 export interface LimitPolicy {
   name: string
