@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 
 import { ZodError } from 'zod'
 
-import { env } from '@/env'
 import { currentRequestId, requestIdOf } from '@/utilities/requestContext'
 
 /** An error whose message is safe to show the caller, with the HTTP status to answer. */
@@ -25,7 +24,8 @@ export function jsonError(status: number, error: string, headers: Record<string,
   )
 }
 
-const logsInfo = () => ['info', 'debug'].includes(env().LOG_LEVEL)
+// The raw setting, not env(): error answers must work where the full settings are not parsed (unit tests, start-up).
+const logsInfo = () => ['info', 'debug'].includes(process.env.LOG_LEVEL?.trim() || 'info')
 
 // redirect() and notFound() work by throwing errors Next.js must see again.
 const isNextControlFlow = (error: unknown) =>

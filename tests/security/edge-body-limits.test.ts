@@ -3,6 +3,7 @@ import http from 'node:http'
 
 import { describe, expect, it } from 'vitest'
 
+import type { SecurityServer } from './global-setup'
 import { call, expectRefusal, servers } from './http'
 
 const MB = 1024 * 1024
@@ -14,14 +15,17 @@ const rssBytes = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`
  * Sends 300 MB chunked (no Content-Length) to `path`, generated as the socket takes it, while
  * sampling the server's RSS; stops sending once the answer has come. The answer and the growth.
  */
-function sendHuge(server: { baseUrl: string; pid: number }, method: string, path: string, contentType: string, start: string) {
+function sendHuge(server: SecurityServer, method: string, path: string, contentType: string, start: string, token?: string) {
   const before = rssBytes(server.pid)
   let peak = before
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssBytes(server.pid))
   }, 20)
   return new Promise<{ status: number; text: string; growth: number }>((resolve, reject) => {
-    const request = http.request(`${server.baseUrl}${path}`, { method, headers: { 'content-type': contentType, origin: server.baseUrl } })
+    const request = http.request(`${server.baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': contentType, origin: server.baseUrl, ...(token ? { authorization: `JWT ${token}` } : {}) },
+    })
     const chunk = Buffer.alloc(64 * 1024, 0x20)
     let sent = 0
     let answered = false
@@ -55,7 +59,6 @@ function sendHuge(server: { baseUrl: string; pid: number }, method: string, path
 
 const jsonRoutes = [
   ['POST', '/api/questions/ask'],
-  ['POST', '/api/ai/generate'],
   ['POST', '/api/users'],
   ['POST', '/api/users/login'],
   ['POST', '/api/users/first-register'],
@@ -70,6 +73,12 @@ describe.each(servers())('V13 API: request bodies are capped while they stream i
     const result = await sendHuge(server, method, path, 'application/json', '{"email":"')
     expect(result.status, result.text.slice(0, 200)).toBe(413)
     expect(JSON.parse(result.text)).toHaveProperty('error')
+    expect(result.growth).toBeLessThan(50 * MB)
+  })
+
+  it('POST /api/ai/generate (signed in, so the body is read): a 300 MB chunked body is refused with 413', async () => {
+    const result = await sendHuge(server, 'POST', '/api/ai/generate', 'application/json', '{"task":"', server.tokens.admin)
+    expect(result.status, result.text.slice(0, 200)).toBe(413)
     expect(result.growth).toBeLessThan(50 * MB)
   })
 
