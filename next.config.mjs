@@ -11,6 +11,9 @@ const securityHeaders = [
 const nextConfig = {
   output: 'standalone',
   poweredByHeader: false,
+  // Payload picks the log level of an error by its class name (Forbidden, NotFound … at info):
+  // minified server bundles rename classes, and every refusal would be logged as a fault with a stack.
+  experimental: { serverMinification: false },
   images: { localPatterns: [{ pathname: '/api/media/file/**' }] },
   // Read from disk by the worker route; the standalone output must ship it.
   outputFileTracingIncludes: { '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'] },

@@ -26,6 +26,8 @@ import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
 import { gatewayKeyWarning } from '@/utilities/ai'
+import { addRequestIdToError, REFUSAL_LOGGING_LEVELS } from '@/utilities/refusal'
+import { currentRequestId } from '@/utilities/requestContext'
 
 const settings = env()
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
@@ -37,7 +39,10 @@ export default buildConfig({
   db: databaseAdapter(settings.DATABASE_URI),
   editor: lexicalEditor(),
   sharp,
-  logger: { options: { level: settings.LOG_LEVEL } },
+  // Every line logged while a request is handled carries its id (src/utilities/requestContext.ts).
+  logger: { options: { level: settings.LOG_LEVEL, mixin: () => ({ requestId: currentRequestId() }) } },
+  loggingLevels: REFUSAL_LOGGING_LEVELS,
+  hooks: { afterError: [addRequestIdToError] },
   collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions],
   globals: [Header, Footer, SiteSettings],
   admin: {
@@ -62,6 +67,8 @@ export default buildConfig({
     const warning = gatewayKeyWarning(settings)
     if (warning) payload.logger.warn(warning)
   },
+  // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
+  upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },
   cors: [settings.PUBLIC_SERVER_URL],
   csrf: [settings.PUBLIC_SERVER_URL],
   typescript: { outputFile: path.join(rootDir, 'src/payload-types.ts') },

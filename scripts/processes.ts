@@ -5,10 +5,11 @@ import path from 'node:path'
 /** Child processes in their own process groups, so stopping one also stops what it started. */
 const children = new Set<ChildProcess>()
 
-export function startProcess(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; quiet?: boolean } = {}) {
+/** `quiet` drops the output, `logTo` (a file descriptor) collects it; otherwise it is shown. */
+export function startProcess(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; quiet?: boolean; logTo?: number } = {}) {
   const child = spawn(command, args, {
     env: options.env ?? process.env,
-    stdio: options.quiet ? 'ignore' : 'inherit',
+    stdio: options.logTo !== undefined ? ['ignore', options.logTo, options.logTo] : options.quiet ? 'ignore' : 'inherit',
     detached: true,
   })
   children.add(child)

@@ -40,10 +40,19 @@ export const envSchema = z
     PUBLIC_SERVER_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     ALLOW_SIGNUP: booleanFlag(true),
-    TRUST_PROXY: booleanFlag(false),
+    // Reverse proxies in front that append to X-Forwarded-For: a count; true/false mean 1/0.
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => (value === undefined || value === '' || value === 'false' ? '0' : value === 'true' ? '1' : value))
+      .pipe(z.string().regex(/^\d{1,2}$/, 'must be true, false or a number of proxies')).transform(Number),
     DEV_AUTO_LOGIN_EMAIL: optionalString.pipe(z.email().optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug']).default('info'),
     MEDIA_DIR: z.string().trim().min(1).default('media'),
+    // Request bodies are refused (413) past these sizes while they stream in.
+    MAX_JSON_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
 
     NGSI_LD_BROKER_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:1026'),
     NGSI_LD_TENANT: optionalString.pipe(

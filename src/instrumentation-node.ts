@@ -1,12 +1,19 @@
-import { InvalidEnvironmentError, parseEnv } from './env'
+import { type Env, InvalidEnvironmentError, parseEnv } from './env'
+import { installServerHooks } from './utilities/serverHooks'
 
 /** A bad setting stops the server before it serves anything. */
-export function checkEnvironment() {
+function checkEnvironment(): Env {
   try {
-    parseEnv()
+    return parseEnv()
   } catch (error) {
     if (!(error instanceof InvalidEnvironmentError)) throw error
     console.error(`✖ City Dashboard cannot start. ${error.message}`)
     process.exit(1)
   }
+}
+
+/** Checks the settings, then installs the server hooks (peer address, request id, CSP/HSTS). */
+export async function startNodeServer() {
+  const settings = checkEnvironment()
+  await installServerHooks({ https: settings.PUBLIC_SERVER_URL.startsWith('https:'), trustedProxyHops: settings.TRUST_PROXY })
 }

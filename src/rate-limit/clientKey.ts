@@ -3,17 +3,21 @@ import { isIP } from 'node:net'
 /**
  * The identity a request is rate-limited under: its client IP.
  *
- * - `trustProxy: true` (behind a reverse proxy that sets the headers): the first valid IP in
- *   `X-Forwarded-For`, else a valid `X-Real-IP`, else the socket address.
- * - `trustProxy: false`: forwarded headers are ignored (anyone can send them); the socket address only.
- * - Nothing usable: 'unknown' (all such requests then share one bucket).
+ * - `trustedProxyHops: 0` (no proxy in front): the socket address only; forwarding headers are
+ *   ignored, since anyone can send them.
+ * - `trustedProxyHops: N`: N reverse proxies in front, each appending the address it saw to
+ *   `X-Forwarded-For`, the last one being the socket peer. The client is the Nth address from the
+ *   right of `X-Forwarded-For`; everything left of it was written by the client and is not trusted.
+ *   A shorter list (a proxy that did not append) falls back to its leftmost valid address, then the
+ *   socket address.
+ * - Nothing usable (no socket address known): 'unknown'.
  *
  * IPv6 clients are keyed by their network prefix (/64 by default): one host usually owns a whole /64,
  * so keying by full address would let it rotate through addresses to escape the limit.
  * IPv4-mapped IPv6 addresses (`::ffff:203.0.113.7`) count as the IPv4 address.
  */
 export type ClientKeyOptions = {
-  trustProxy: boolean
+  trustedProxyHops: number
   remoteAddress?: string | null
   /** Bits of an IPv6 address that identify a client: 1..128, default 64. 128 keys by full address. */
   ipv6PrefixLength?: number
@@ -26,20 +30,19 @@ export function clientKey(headers: Headers, options: ClientKeyOptions): string {
   if (!Number.isInteger(prefixLength) || prefixLength < 1 || prefixLength > 128) {
     throw new Error('ipv6PrefixLength must be an integer from 1 to 128')
   }
-  const toKey = (ip: string) => (isIP(ip) === 6 ? ipv6Network(ip, prefixLength) : ip)
-
-  if (options.trustProxy) {
-    const forwarded = headers.get('x-forwarded-for')
-    if (forwarded) {
-      for (const part of forwarded.split(',')) {
-        const ip = normalizeIp(part)
-        if (ip) return toKey(ip)
-      }
-    }
-    const real = normalizeIp(headers.get('x-real-ip') ?? '')
-    if (real) return toKey(real)
+  if (!Number.isInteger(options.trustedProxyHops) || options.trustedProxyHops < 0) {
+    throw new Error('trustedProxyHops must be a whole number, 0 or more')
   }
+  const toKey = (ip: string) => (isIP(ip) === 6 ? ipv6Network(ip, prefixLength) : ip)
   const remote = normalizeIp(options.remoteAddress ?? '')
+
+  if (options.trustedProxyHops > 0) {
+    const hops = (headers.get('x-forwarded-for') ?? '').split(',')
+    const client = hops.length >= options.trustedProxyHops ? normalizeIp(hops[hops.length - options.trustedProxyHops] as string) : undefined
+    if (client) return toKey(client)
+    const leftmost = hops.map(normalizeIp).find(Boolean)
+    if (leftmost) return toKey(leftmost)
+  }
   return remote ? toKey(remote) : UNKNOWN_CLIENT
 }
 

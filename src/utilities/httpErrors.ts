@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 
 import { ZodError } from 'zod'
 
+import { currentRequestId, requestIdOf } from '@/utilities/requestContext'
+
 /** An error whose message is safe to show the caller, with the HTTP status to answer. */
 export class HttpError extends Error {
   constructor(
@@ -14,8 +16,16 @@ export class HttpError extends Error {
   }
 }
 
-export const jsonError = (status: number, error: string, headers: Record<string, string> = {}) =>
-  Response.json({ error }, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+/** An error answer: `{error, requestId}`, the id also in X-Request-Id, never cached. */
+export function jsonError(status: number, error: string, headers: Record<string, string> = {}, requestId = currentRequestId()) {
+  return Response.json(
+    { error, ...(requestId ? { requestId } : {}) },
+    { status, headers: { 'Cache-Control': 'no-store', ...(requestId ? { 'X-Request-Id': requestId } : {}), ...headers } },
+  )
+}
+
+// The raw setting, not env(): error answers must work where the full settings are not parsed (unit tests, start-up).
+const logsInfo = () => ['info', 'debug'].includes(process.env.LOG_LEVEL?.trim() || 'info')
 
 // redirect() and notFound() work by throwing errors Next.js must see again.
 const isNextControlFlow = (error: unknown) =>
@@ -28,14 +38,19 @@ const describeZodError = (error: ZodError) =>
  * The answer to a failure: JSON `{error}`, 4xx for bad input and refusals, 500 with a reference
  * (details go to the log, never a stack to the caller) for the unexpected. Next.js control flow is rethrown.
  */
-export function errorResponse(error: unknown, request: { method?: string; url?: string }): Response {
+export function errorResponse(error: unknown, request: { method?: string; url?: string; headers?: Headers }): Response {
   if (isNextControlFlow(error)) throw error
-  if (error instanceof HttpError) return jsonError(error.status, error.message, error.headers)
-  if (error instanceof ZodError) return jsonError(400, describeZodError(error))
-  const reference = randomUUID().slice(0, 8)
+  const requestId = (request.headers instanceof Headers ? requestIdOf(request.headers) : currentRequestId()) ?? randomUUID()
   const path = request.url ? new URL(request.url, 'http://localhost').pathname : ''
-  console.error(`[${reference}] ${request.method} ${path} failed:`, error)
-  return jsonError(500, `Internal server error (reference ${reference})`)
+  // Expected refusals: one line at info, no stack; real faults below keep theirs.
+  const refuse = (status: number, message: string, headers?: Record<string, string>) => {
+    if (logsInfo()) console.info(`[${requestId}] ${request.method} ${path} refused ${status}: ${message}`)
+    return jsonError(status, message, headers, requestId)
+  }
+  if (error instanceof HttpError) return refuse(error.status, error.message, error.headers)
+  if (error instanceof ZodError) return refuse(400, describeZodError(error))
+  console.error(`[${requestId}] ${request.method} ${path} failed:`, error)
+  return jsonError(500, `Internal server error (reference ${requestId})`, {}, requestId)
 }
 
 /** Wraps a route handler so every failure answers as `errorResponse` says. */

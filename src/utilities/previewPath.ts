@@ -4,3 +4,16 @@ export function previewPath({ collection, slug }: { collection: 'pages' | 'posts
   const params = new URLSearchParams({ collection, slug: slug ?? '', path })
   return `/next/preview?${params.toString()}`
 }
+
+/**
+ * `raw` as a path of this site to redirect to, percent-encoded; undefined for anything a browser
+ * could resolve elsewhere (`//host`, `/\host`, tabs or newlines that browsers strip, a scheme).
+ */
+export function sameSitePath(raw: string): string | undefined {
+  // Browsers drop tabs and newlines and read `\` as `/`, so `/\t/evil.example` means `//evil.example`.
+  if (!raw.startsWith('/') || /[\\\u0000-\u001f\u007f]/.test(raw) || /^\/[/\s]/.test(raw)) return undefined
+  const base = 'http://same.invalid'
+  const url = new URL(raw, base)
+  if (url.origin !== base) return undefined
+  return `${url.pathname}${url.search}${url.hash}`
+}

@@ -1,8 +1,7 @@
-import { isIP } from 'node:net'
-
 import { env } from '@/env'
 import { clientKey, createRateLimiter, type RateLimiter, rateLimitHeaders } from '@/rate-limit'
 import { HttpError } from '@/utilities/httpErrors'
+import { peerAddressOf } from '@/utilities/requestContext'
 
 export interface LimitPolicy {
   name: string
@@ -29,17 +28,8 @@ function limitersFor(policy: LimitPolicy) {
   return pair
 }
 
-/**
- * Next.js route handlers never see the socket; its server puts the peer address into
- * X-Forwarded-For when the request has none. Without TRUST_PROXY only a lone valid address there
- * counts (a forged list is ignored), and the overall ceiling bounds what forging can gain.
- */
-function callerOf(headers: Headers): string {
-  const trustProxy = env().TRUST_PROXY
-  if (trustProxy) return clientKey(headers, { trustProxy })
-  const forwarded = headers.get('x-forwarded-for')?.trim()
-  return clientKey(headers, { trustProxy, remoteAddress: forwarded && isIP(forwarded) ? forwarded : undefined })
-}
+/** The caller's identity: its socket address, or with TRUST_PROXY=N the address N proxies reported. */
+const callerOf = (headers: Headers) => clientKey(headers, { trustedProxyHops: env().TRUST_PROXY, remoteAddress: peerAddressOf(headers) })
 
 /** Spends one request of the caller's budget; over budget it throws a 429 with Retry-After. */
 export async function enforceRateLimit(request: Request, policy: LimitPolicy): Promise<Record<string, string>> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -32,7 +32,13 @@ export async function freshPostgresDatabase(tag: string) {
 
 export type AppServer = { baseUrl: string; port: number; pid: number; stop: () => void }
 
-export type AppOptions = { databaseUri: string; brokerUrl: string; env?: Record<string, string> }
+export type AppOptions = {
+  databaseUri: string
+  brokerUrl: string
+  env?: Record<string, string>
+  /** A file that collects the server's log, for cases that check what it logs. */
+  logFile?: string
+}
 
 /** The settings of a production server on `port`: a fresh secret and media folder, AI off unless `env` says otherwise. */
 export function serverEnv(options: AppOptions & { port: number }): NodeJS.ProcessEnv {
@@ -66,7 +72,9 @@ export async function startAppServer(options: AppOptions): Promise<AppServer> {
   // The build prerenders pages, so it needs the settings and a migrated database.
   if (!(await buildIsCurrent())) await buildProduction(env)
   const server = productionServer(env, port)
-  const child = startProcess(server.command, server.args, { env: server.env, quiet: true })
+  const logTo = options.logFile ? openSync(options.logFile, 'a') : undefined
+  const child = startProcess(server.command, server.args, { env: server.env, quiet: true, logTo })
+  if (logTo !== undefined) closeSync(logTo)
   const stop = () => {
     try {
       if (child.pid) process.kill(-child.pid, 'SIGTERM')

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next'
-import { draftMode } from 'next/headers'
+import { canSeeDrafts } from '@/utilities/draftAccess'
 import type React from 'react'
 
 import { LivePreviewListener } from '@/components/LivePreviewListener'
@@ -32,11 +32,11 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function FrontendLayout({ children }: { children: React.ReactNode }) {
-  const [header, footer, settings, { isEnabled: draft }] = await Promise.all([
+  const [header, footer, settings, draft] = await Promise.all([
     findGlobal('header'),
     findGlobal('footer'),
     findGlobal('site-settings'),
-    draftMode(),
+    canSeeDrafts(),
   ])
   return (
     <html lang={settings?.metadata?.locale ?? 'en'} data-theme={header?.theme ?? 'light'}>

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next'
-import { draftMode } from 'next/headers'
 
 import { PageView } from '@/components/PageView'
 import { pageMetadata } from '@/utilities/pageMetadata'
+import { canSeeDrafts } from '@/utilities/draftAccess'
 
 // Prerendered; purged on publish and re-rendered at most every minute, so inlined city data stays recent.
 export const revalidate = 60
@@ -10,6 +10,6 @@ export const revalidate = 60
 export const generateMetadata = (): Promise<Metadata> => pageMetadata('home')
 
 export default async function HomePage() {
-  const { isEnabled: draft } = await draftMode()
+  const draft = await canSeeDrafts()
   return <PageView slug="home" draft={draft} />
 }

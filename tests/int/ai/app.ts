@@ -35,8 +35,8 @@ export async function startAiApp({ enableAi, gatewayUrl, brokerUrl, fallbackMode
     GATEWAY_APP_NAME: 'City Dashboard Tests',
     NGSI_LD_BROKER_URL: brokerUrl ?? 'http://127.0.0.1:9',
     NGSI_LD_TENANT: '',
-    // Per-client limits are keyed by the address Next.js puts in X-Forwarded-For.
-    TRUST_PROXY: 'false',
+    // The test client stands for one reverse proxy: its X-Forwarded-For names the client.
+    TRUST_PROXY: '1',
   })
   const { payload, config } = await startPayload()
   const server = await startHttpServer(

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 
 import { handleEndpoints, type SanitizedConfig } from 'payload'
 
+import { PEER_ADDRESS_HEADER } from '@/utilities/requestContext'
+
 import nextConfig from '../../../next.config.mjs'
 
 // `never` so a handler typed for its own params (e.g. `{ id: string }`) fits; the matcher supplies them.
@@ -71,6 +73,8 @@ export async function startHttpServer(
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
       }
+      // As the server hook does in production (src/utilities/serverHooks.ts): the socket's address, never the client's word.
+      headers.set(PEER_ADDRESS_HEADER, incoming.socket.remoteAddress ?? '')
       const request = new Request(url, {
         method: incoming.method,
         headers,

@@ -151,7 +151,7 @@ describe('GET /api/layers/{id}/features', () => {
     expect(porto.features[0].properties.entityId).not.toBe(santander.features[0].properties.entityId)
     const unknown = await features(layers.air, '?city=atlantis')
     expect(unknown.status).toBe(400)
-    expect(await unknown.json()).toEqual({ error: 'Unknown city "atlantis"' })
+    expect(await unknown.json()).toEqual({ error: 'Unknown city "atlantis"', requestId: expect.any(String) })
     const weather = (await (await features(layers.weather, '?city=santander')).json()) as FeatureCollection
     expect(String(weather.features[0].properties.entityId)).toMatch(/porto/)
     expect(weather.meta.units.temperature).toBe('°C')

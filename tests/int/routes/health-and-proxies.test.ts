@@ -26,8 +26,8 @@ beforeAll(async () => {
     WEATHER_API_KEY: WEATHER_KEY,
     GEOCODING_API_URL: geocoding.url,
     GEOCODING_API_KEY: GEOCODING_KEY,
-    // Per-client limits are keyed by the address Next.js puts in X-Forwarded-For.
-    TRUST_PROXY: 'false',
+    // The test client stands for one reverse proxy: its X-Forwarded-For names the client.
+    TRUST_PROXY: '1',
   })
   const started = await startPayload()
   const routes = {
@@ -103,7 +103,7 @@ describe('GET /api/weather', () => {
       expect(response.status).toBe(502)
       const text = await response.text()
       expect(text).not.toContain(WEATHER_KEY)
-      expect(JSON.parse(text)).toEqual({ error: expect.any(String) })
+      expect(JSON.parse(text)).toEqual({ error: expect.any(String), requestId: expect.any(String) })
     } finally {
       weather.mode = 'ok'
     }

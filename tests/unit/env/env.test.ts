@@ -46,6 +46,13 @@ describe('environment settings', () => {
     for (const value of ['TRUE', '1', 'yes', 'false', '']) expect(parseEnv({ ...valid, ENABLE_AI: value }).ENABLE_AI).toBe(false)
   })
 
+  it('reads TRUST_PROXY as a number of proxies, true and false as 1 and 0, and refuses anything else', () => {
+    for (const [value, hops] of [[undefined, 0], ['', 0], ['false', 0], ['true', 1], ['0', 0], ['2', 2]] as const) {
+      expect(parseEnv({ ...valid, TRUST_PROXY: value }).TRUST_PROXY).toBe(hops)
+    }
+    for (const value of ['yes', '-1', '1.5', '999']) expect(problemsOf({ ...valid, TRUST_PROXY: value }).join()).toContain('TRUST_PROXY: ')
+  })
+
   it('refuses auto-login in production and allows it in development', () => {
     const email = { DEV_AUTO_LOGIN_EMAIL: 'dev@example.org' }
     expect(problemsOf({ ...valid, ...email, NODE_ENV: 'production' }).join()).toContain('DEV_AUTO_LOGIN_EMAIL')

@@ -189,7 +189,7 @@ describe('fetchWeather against the fake OpenWeatherMap', () => {
     expect(response.status).toBe(429)
     expect(response.headers.get('retry-after')).toBe('12')
     const body = await response.text()
-    expect(JSON.parse(body)).toEqual({ error: 'Weather service is rate limited; try again later' })
+    expect(JSON.parse(body)).toEqual({ error: 'Weather service is rate limited; try again later', requestId: expect.any(String) })
     expect(body).not.toContain(fake.apiKey)
   })
 })

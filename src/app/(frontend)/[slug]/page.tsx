@@ -1,9 +1,9 @@
 import type { Metadata } from 'next'
-import { draftMode } from 'next/headers'
 
 import { PageView } from '@/components/PageView'
 import { pageMetadata } from '@/utilities/pageMetadata'
 import { listPublishedPageSlugs } from '@/utilities/queries'
+import { canSeeDrafts } from '@/utilities/draftAccess'
 
 // Prerendered; purged on publish and re-rendered at most every minute, so inlined city data stays recent.
 export const revalidate = 60
@@ -21,6 +21,6 @@ export async function generateMetadata({ params }: Args): Promise<Metadata> {
 
 export default async function Page({ params }: Args) {
   const { slug } = await params
-  const { isEnabled: draft } = await draftMode()
+  const draft = await canSeeDrafts()
   return <PageView slug={decodeURIComponent(slug)} draft={draft} />
 }

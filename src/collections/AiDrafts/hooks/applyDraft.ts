@@ -1,5 +1,5 @@
 import { convertMarkdownToLexical, editorConfigFactory } from '@payloadcms/richtext-lexical'
-import { APIError, type PayloadRequest } from 'payload'
+import type { PayloadRequest } from 'payload'
 
 import { MAX_KEYWORDS, parseKeywords } from '@/ai'
 import type { AiDraft } from '@/payload-types'
@@ -7,11 +7,12 @@ import type { AiDraft } from '@/payload-types'
 import { findField } from '../fieldSettings'
 import { documentId, findTarget, type DraftTarget } from '../targets'
 import { updateSearchKeywords } from '../searchKeywords'
+import { Refusal } from '@/utilities/refusal'
 
 /** A new draft version of the target; its published version, if any, is left as it was. */
 async function writeDraftVersion(rule: DraftTarget, id: string | number, text: string, req: PayloadRequest) {
   const field = findField(req.payload, rule.collection, rule.field)
-  if (!field) throw new APIError(`${rule.collection} has no field ${rule.field}`, 400)
+  if (!field) throw new Refusal(`${rule.collection} has no field ${rule.field}`)
   // The model writes Markdown; rich-text fields get it converted with the field's own editor features.
   const value = field.type === 'richText' ? convertMarkdownToLexical({ editorConfig: editorConfigFactory.fromField({ field }), markdown: text }) : text
   await req.payload.update({
@@ -31,10 +32,10 @@ async function writeDraftVersion(rule: DraftTarget, id: string | number, text: s
 export async function applyDraft(draft: AiDraft, req: PayloadRequest): Promise<void> {
   const target = draft.target
   if (!target?.collection || !target.docId || !target.field) {
-    throw new APIError('This draft has no target document to apply it to: copy the approved text where it is needed.', 400)
+    throw new Refusal('This draft has no target document to apply it to: copy the approved text where it is needed.')
   }
   const rule = findTarget(draft.task, target)
-  if (!rule) throw new APIError(`A ${draft.task} draft cannot be applied to ${target.collection}.${target.field}.`, 400)
+  if (!rule) throw new Refusal(`A ${draft.task} draft cannot be applied to ${target.collection}.${target.field}.`)
   const id = documentId(target.docId)
   switch (rule.apply) {
     case 'draft-version':

@@ -1,4 +1,4 @@
-import { APIError, type CollectionBeforeChangeHook } from 'payload'
+import type { CollectionBeforeChangeHook } from 'payload'
 import type { z } from 'zod'
 
 import { userIsStaff } from '@/access'
@@ -7,13 +7,14 @@ import type { AiDraft } from '@/payload-types'
 
 import { NEXT_STATUSES } from '../status'
 import { applyDraft } from './applyDraft'
+import { Refusal } from '@/utilities/refusal'
 
 // Written when the draft is created and never changed by whoever saves it afterwards.
 const FIXED_FIELDS = ['task', 'model', 'failedModels', 'prompt', 'target', 'input', 'requiresApproval'] as const
 // Set by this hook alone.
 const REVIEW_FIELDS = ['reviewer', 'approvedAt'] as const
 
-const refuse = (message: string, status = 400) => new APIError(message, status)
+const refuse = (message: string, status = 400) => new Refusal(message, status)
 
 function checkNewDraft(data: Partial<AiDraft>): Partial<AiDraft> {
   if (data.status !== 'pending_review') {

@@ -1,14 +1,15 @@
-import { APIError, type CollectionAfterChangeHook, type CollectionBeforeChangeHook } from 'payload'
+import type { CollectionAfterChangeHook, CollectionBeforeChangeHook } from 'payload'
 
 import type { Question } from '@/payload-types'
 import { purgePaths } from '@/utilities/revalidate'
+import { Refusal } from '@/utilities/refusal'
 
 /** An answered question needs an answer; the time it was answered is recorded once. */
 export const checkAnswer: CollectionBeforeChangeHook<Question> = ({ data, originalDoc }) => {
   const status = data.status ?? originalDoc?.status
   const answer = data.answer !== undefined ? data.answer : originalDoc?.answer
   if (status !== 'answered') return data
-  if (!answer?.trim()) throw new APIError('An answered question needs an answer: write one or apply an approved AI draft.', 400)
+  if (!answer?.trim()) throw new Refusal('An answered question needs an answer: write one or apply an approved AI draft.')
   if (originalDoc?.status !== 'answered') data.answeredAt = new Date().toISOString()
   return data
 }

@@ -3,15 +3,14 @@ import { redirect } from 'next/navigation'
 
 import { userIsMember } from '@/access'
 import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+import { sameSitePath } from '@/utilities/previewPath'
 import { payloadClient } from '@/utilities/queries'
 
 /** Turns on draft mode for signed-in members of the admin, then opens the page being edited. */
 export const GET = withErrorHandling(async (request: Request) => {
-  const path = new URL(request.url).searchParams.get('path') ?? ''
   // Only paths of this site: an open redirect would let anyone borrow our domain.
-  if (!path.startsWith('/') || path.startsWith('//') || path.includes('\\')) {
-    throw new HttpError(400, 'path must be a path of this site starting with /')
-  }
+  const path = sameSitePath(new URL(request.url).searchParams.get('path') ?? '')
+  if (!path) throw new HttpError(400, 'path must be a path of this site starting with /')
   const payload = await payloadClient()
   const { user } = await payload.auth({ headers: request.headers })
   if (!userIsMember(user)) throw new HttpError(403, 'Sign in to the admin to preview drafts')

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next'
-import { draftMode } from 'next/headers'
 import { notFound } from 'next/navigation'
 
 import { RichText } from '@/components/RichText'
 import { postMetadata } from '@/utilities/pageMetadata'
 import { findPost, listPublishedPosts } from '@/utilities/queries'
+import { canSeeDrafts } from '@/utilities/draftAccess'
 
 export const revalidate = 300
 export const dynamicParams = true
@@ -24,7 +24,7 @@ export async function generateMetadata({ params }: Args): Promise<Metadata> {
 
 export default async function PostPage({ params }: Args) {
   const { slug } = await params
-  const { isEnabled: draft } = await draftMode()
+  const draft = await canSeeDrafts()
   const post = await findPost(decodeURIComponent(slug), { draft })
   if (!post) notFound()
   const categories = (post.categories ?? []).filter((category) => typeof category === 'object')

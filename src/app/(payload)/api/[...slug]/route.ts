@@ -1,10 +1,12 @@
-/* Generated shape from Payload's templates; keep in step with @payloadcms/next. */
+/* Generated shape from Payload's templates; keep in step with @payloadcms/next. Bodies are capped (withBodyLimit). */
 import config from '@payload-config'
 import { REST_DELETE, REST_GET, REST_OPTIONS, REST_PATCH, REST_POST, REST_PUT } from '@payloadcms/next/routes'
 
+import { withBodyLimit } from '@/utilities/payloadBodyLimit'
+
 export const GET = REST_GET(config)
-export const POST = REST_POST(config)
-export const DELETE = REST_DELETE(config)
-export const PATCH = REST_PATCH(config)
-export const PUT = REST_PUT(config)
+export const POST = withBodyLimit(REST_POST(config))
+export const DELETE = withBodyLimit(REST_DELETE(config))
+export const PATCH = withBodyLimit(REST_PATCH(config))
+export const PUT = withBodyLimit(REST_PUT(config))
 export const OPTIONS = REST_OPTIONS(config)

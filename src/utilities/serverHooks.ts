@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+
+import { contentSecurityPolicy } from '@/utilities/contentSecurity'
+import { PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, runWithRequestContext } from '@/utilities/requestContext'
+
+export type ServerHookSettings = { https: boolean; trustedProxyHops: number }
+
+// A request id a trusted proxy may pass on: short, printable, no separators that could forge log fields.
+const FORWARDABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
+const HSTS = 'max-age=31536000; includeSubDomains'
+
+let installed = false
+
+/**
+ * Runs for every request this process's HTTP servers receive, before Next.js sees it (no custom
+ * server, no middleware that would buffer bodies):
+ *
+ * - stamps the socket's peer address (Next only fills X-Forwarded-For from the socket when the
+ *   client sent none, so a client-sent value would stand in for the peer);
+ * - gives the request an id (a client's is accepted only from a trusted proxy), answered in
+ *   X-Request-Id and carried by every log line written while it is handled;
+ * - adds the Content-Security-Policy and, when the public URL is https, HSTS.
+ */
+export async function installServerHooks(settings: ServerHookSettings) {
+  if (installed) return
+  installed = true
+  const http = await import('node:http')
+  const emit = http.Server.prototype.emit
+  http.Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
+    if (event !== 'request') return Reflect.apply(emit, this, [event, ...args]) as boolean
+    const [request, response] = args as [IncomingMessage, ServerResponse]
+    request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? ''
+    const offered = request.headers[REQUEST_ID_HEADER]
+    const requestId = settings.trustedProxyHops > 0 && typeof offered === 'string' && FORWARDABLE_REQUEST_ID.test(offered) ? offered : randomUUID()
+    request.headers[REQUEST_ID_HEADER] = requestId
+    response.setHeader('X-Request-Id', requestId)
+    const path = (request.url ?? '/').split('?')[0] as string
+    response.setHeader('Content-Security-Policy', contentSecurityPolicy({ path, https: settings.https }))
+    if (settings.https) response.setHeader('Strict-Transport-Security', HSTS)
+    return runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]) as boolean)
+  } as typeof emit
+}
