@@ -248,7 +248,7 @@ export interface MapLayer {
     filters?:
       | {
           attribute: string;
-          operator: '==' | '!=' | '>' | '>=' | '<' | '<=';
+          operator: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte';
           value: string;
           id?: string | null;
         }[]
@@ -270,7 +270,7 @@ export interface MapLayer {
   alertRules?:
     | {
         attribute: string;
-        operator: '>' | '>=' | '<' | '<=' | '==' | '!=' | 'between' | 'outside' | 'contains' | 'missing' | 'stale';
+        operator: 'gt' | 'gte' | 'lt' | 'lte' | 'eq' | 'ne' | 'between' | 'outside' | 'contains' | 'missing' | 'stale';
         value?: string | null;
         valueTo?: number | null;
         level: 'info' | 'warning' | 'critical';
@@ -504,6 +504,7 @@ export interface User {
    * Admins manage everything; editors write content; viewers read the admin only.
    */
   role: 'admin' | 'editor' | 'viewer';
+  firstAdminClaim?: string | null;
   updatedAt: string;
   createdAt: string;
   email: string;
@@ -1235,6 +1236,7 @@ export interface MapLayersSelect<T extends boolean = true> {
 export interface UsersSelect<T extends boolean = true> {
   name?: T;
   role?: T;
+  firstAdminClaim?: T;
   updatedAt?: T;
   createdAt?: T;
   email?: T;

@@ -29,6 +29,8 @@ export {
   attributePathSchema,
   buildQuery,
   comparisonOperators,
+  comparisonOperatorNames,
+  comparisonOperatorSymbols,
   queryNodeSchema,
   queryRowSchema,
   queryRowsSchema,

@@ -1,9 +1,9 @@
 import type { CollectionConfig, Field } from 'payload'
 
 import { isStaff, memberAdmin, publicOrMember } from '@/access'
-import { ALERT_LEVELS, ALERT_OPERATORS } from '@/alerts'
+import { ALERT_LEVELS, ALERT_OPERATOR_LABELS, ALERT_OPERATORS } from '@/alerts'
 import { draftWithAiField } from '@/collections/AiDrafts/fields'
-import { comparisonOperators } from '@/ngsi'
+import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
@@ -115,8 +115,8 @@ export const MapLayers: CollectionConfig = {
                   name: 'operator',
                   type: 'select',
                   required: true,
-                  defaultValue: '==',
-                  options: comparisonOperators.map((operator) => ({ label: operator, value: operator })),
+                  defaultValue: 'eq',
+                  options: comparisonOperatorNames.map((name) => ({ label: comparisonOperatorSymbols[name], value: name })),
                 },
                 { name: 'value', type: 'text', required: true, maxLength: 200 },
               ],
@@ -179,7 +179,7 @@ export const MapLayers: CollectionConfig = {
               name: 'operator',
               type: 'select',
               required: true,
-              options: ALERT_OPERATORS.map((operator) => ({ label: operator, value: operator })),
+              options: ALERT_OPERATORS.map((name) => ({ label: ALERT_OPERATOR_LABELS[name], value: name })),
             },
             { name: 'value', type: 'text', maxLength: 100 },
             { name: 'valueTo', label: 'Up to', type: 'number' },

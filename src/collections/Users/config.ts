@@ -52,6 +52,15 @@ export const Users: CollectionConfig = {
         description: 'Admins manage everything; editors write content; viewers read the admin only.',
       },
     },
+    {
+      // Set by assignRole on the account that became admin because the database was empty. Its
+      // unique index lets exactly one of several racing first sign-ups (any process) be stored.
+      name: 'firstAdminClaim',
+      type: 'text',
+      unique: true,
+      access: { read: () => false, create: () => false, update: () => false },
+      admin: { hidden: true, disableListColumn: true, disableListFilter: true },
+    },
   ],
   timestamps: true,
 }

@@ -2,6 +2,7 @@ import * as migration_20261122_141307_initial from './20261122_141307_initial';
 import * as migration_20261123_083400_map_layers from './20261123_083400_map_layers';
 import * as migration_20261123_095027_dashboard_blocks from './20261123_095027_dashboard_blocks';
 import * as migration_20261123_101048_ai_drafts_questions from './20261123_101048_ai_drafts_questions';
+import * as migration_20261123_190110_security_names_first_admin from './20261123_190110_security_names_first_admin';
 
 export const migrations = [
   {
@@ -22,6 +23,11 @@ export const migrations = [
   {
     up: migration_20261123_101048_ai_drafts_questions.up,
     down: migration_20261123_101048_ai_drafts_questions.down,
-    name: '20261123_101048_ai_drafts_questions'
+    name: '20261123_101048_ai_drafts_questions',
+  },
+  {
+    up: migration_20261123_190110_security_names_first_admin.up,
+    down: migration_20261123_190110_security_names_first_admin.down,
+    name: '20261123_190110_security_names_first_admin'
   },
 ];
