@@ -39,6 +39,7 @@ export const envSchema = z
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     ALLOW_SIGNUP: booleanFlag(true),
     TRUST_PROXY: booleanFlag(false),
+    ALLOW_PRIVATE_OUTBOUND_HOSTS: booleanFlag(false),
     DEV_AUTO_LOGIN_EMAIL: optionalString.pipe(z.email().optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug']).default('info'),
     MEDIA_DIR: z.string().trim().min(1).default('media'),

@@ -34,7 +34,7 @@ function limitersFor(policy: LimitPolicy) {
  * X-Forwarded-For when the request has none. Without TRUST_PROXY only a lone valid address there
  * counts (a forged list is ignored), and the overall ceiling bounds what forging can gain.
  */
-function callerOf(headers: Headers): string {
+export function callerOf(headers: Headers): string {
   const trustProxy = env().TRUST_PROXY
   if (trustProxy) return clientKey(headers, { trustProxy })
   const forwarded = headers.get('x-forwarded-for')?.trim()
