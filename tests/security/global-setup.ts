@@ -15,6 +15,8 @@ export type SecurityServer = {
   name: 'sqlite' | 'postgres'
   baseUrl: string
   databaseUri: string
+  /** Where the server keeps uploads (cases that break files on disk). */
+  mediaDir: string
   tokens: Record<Role, string>
 }
 
@@ -81,7 +83,7 @@ export default async function setup(project: TestProject) {
       await createAccounts(server.baseUrl)
       const tokens = {} as Record<Role, string>
       for (const role of ['admin', 'editor', 'viewer'] as const) tokens[role] = await login(server.baseUrl, accounts[role])
-      servers.push({ name, baseUrl: server.baseUrl, databaseUri, tokens })
+      servers.push({ name, baseUrl: server.baseUrl, databaseUri, mediaDir: server.mediaDir, tokens })
     }
     project.provide('securityServers', servers)
     project.provide('securityBrokerUrl', brokerUrl)
