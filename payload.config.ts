@@ -24,6 +24,7 @@ import { env } from '@/env'
 import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
+import { guardQueryInput } from '@/hooks/guardQueryInput'
 
 const settings = env()
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
@@ -99,6 +100,14 @@ export default buildConfig({
     nestedDocsPlugin({
       collections: ['categories'],
       generateURL: (docs) => docs.reduce((url, doc) => `${url}/${doc.slug}`, ''),
+    }),
+    // Last, so the plugins' collections (search, redirects) get it too.
+    (config) => ({
+      ...config,
+      collections: config.collections?.map((collection) => ({
+        ...collection,
+        hooks: { ...collection.hooks, beforeOperation: [guardQueryInput, ...(collection.hooks?.beforeOperation ?? [])] },
+      })),
     }),
   ],
 })
