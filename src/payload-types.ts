@@ -239,7 +239,7 @@ export interface MapLayer {
      */
     tenant?: string | null;
     /**
-     * Empty: the server default (NGSI_LD_CONTEXT_URL).
+     * Empty: the server default (NGSI_LD_CONTEXT_URL). Sent to the broker, which may fetch it: no private hosts.
      */
     contextUrl?: string | null;
     /**
@@ -513,8 +513,6 @@ export interface User {
   salt?: string | null;
   hash?: string | null;
   resetPasswordRequestedAt?: string | null;
-  loginAttempts?: number | null;
-  lockUntil?: string | null;
   sessions?:
     | {
         id: string;
@@ -1245,8 +1243,6 @@ export interface UsersSelect<T extends boolean = true> {
   salt?: T;
   hash?: T;
   resetPasswordRequestedAt?: T;
-  loginAttempts?: T;
-  lockUntil?: T;
   sessions?:
     | T
     | {
