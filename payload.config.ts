@@ -28,6 +28,7 @@ import { SiteSettings } from '@/globals/SiteSettings/config'
 import { gatewayKeyWarning } from '@/utilities/ai'
 import { addRequestIdToError, REFUSAL_LOGGING_LEVELS } from '@/utilities/refusal'
 import { currentRequestId } from '@/utilities/requestContext'
+import { guardQueryInput } from '@/hooks/guardQueryInput'
 
 const settings = env()
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
@@ -113,6 +114,14 @@ export default buildConfig({
     nestedDocsPlugin({
       collections: ['categories'],
       generateURL: (docs) => docs.reduce((url, doc) => `${url}/${doc.slug}`, ''),
+    }),
+    // Last, so the plugins' collections (search, redirects) get it too.
+    (config) => ({
+      ...config,
+      collections: config.collections?.map((collection) => ({
+        ...collection,
+        hooks: { ...collection.hooks, beforeOperation: [guardQueryInput, ...(collection.hooks?.beforeOperation ?? [])] },
+      })),
     }),
   ],
 })

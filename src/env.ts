@@ -47,6 +47,7 @@ export const envSchema = z
       .optional()
       .transform((value) => (value === undefined || value === '' || value === 'false' ? '0' : value === 'true' ? '1' : value))
       .pipe(z.string().regex(/^\d{1,2}$/, 'must be true, false or a number of proxies')).transform(Number),
+    ALLOW_PRIVATE_OUTBOUND_HOSTS: booleanFlag(false),
     DEV_AUTO_LOGIN_EMAIL: optionalString.pipe(z.email().optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug']).default('info'),
     MEDIA_DIR: z.string().trim().min(1).default('media'),

@@ -240,7 +240,7 @@ export interface MapLayer {
      */
     tenant?: string | null;
     /**
-     * Empty: the server default (NGSI_LD_CONTEXT_URL).
+     * Empty: the server default (NGSI_LD_CONTEXT_URL). Sent to the broker, which may fetch it: no private hosts.
      */
     contextUrl?: string | null;
     /**
@@ -249,7 +249,7 @@ export interface MapLayer {
     filters?:
       | {
           attribute: string;
-          operator: '==' | '!=' | '>' | '>=' | '<' | '<=';
+          operator: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte';
           value: string;
           id?: string | null;
         }[]
@@ -271,7 +271,7 @@ export interface MapLayer {
   alertRules?:
     | {
         attribute: string;
-        operator: '>' | '>=' | '<' | '<=' | '==' | '!=' | 'between' | 'outside' | 'contains' | 'missing' | 'stale';
+        operator: 'gt' | 'gte' | 'lt' | 'lte' | 'eq' | 'ne' | 'between' | 'outside' | 'contains' | 'missing' | 'stale';
         value?: string | null;
         valueTo?: number | null;
         level: 'info' | 'warning' | 'critical';
@@ -505,6 +505,7 @@ export interface User {
    * Admins manage everything; editors write content; viewers read the admin only.
    */
   role: 'admin' | 'editor' | 'viewer';
+  firstAdminClaim?: string | null;
   updatedAt: string;
   createdAt: string;
   email: string;
@@ -513,8 +514,6 @@ export interface User {
   salt?: string | null;
   hash?: string | null;
   resetPasswordRequestedAt?: string | null;
-  loginAttempts?: number | null;
-  lockUntil?: string | null;
   sessions?:
     | {
         id: string;
@@ -1246,6 +1245,7 @@ export interface MapLayersSelect<T extends boolean = true> {
 export interface UsersSelect<T extends boolean = true> {
   name?: T;
   role?: T;
+  firstAdminClaim?: T;
   updatedAt?: T;
   createdAt?: T;
   email?: T;
@@ -1254,8 +1254,6 @@ export interface UsersSelect<T extends boolean = true> {
   salt?: T;
   hash?: T;
   resetPasswordRequestedAt?: T;
-  loginAttempts?: T;
-  lockUntil?: T;
   sessions?:
     | T
     | {

@@ -22,6 +22,7 @@ export const adminOrSelf: Access = ({ req }) => {
 }
 
 export const adminFieldAccess: FieldAccess = ({ req }) => userIsAdmin(req.user)
+export const memberFieldAccess: FieldAccess = ({ req }) => userIsMember(req.user)
 
 /** Who may open the admin panel for a collection (a boolean, as Payload requires there). */
 export const memberAdmin = ({ req }: { req: { user?: unknown } }) => userIsMember(req.user as Parameters<typeof userIsMember>[0])

@@ -138,29 +138,29 @@ function fires(rule: AlertRule, reading: Reading, options: EvaluateOptions): { v
     }
     case 'contains':
       return typeof expected === 'string' && contains(reading.value, expected) ? { value: toAlertValue(reading.value) } : undefined
-    case '==':
-    case '!=': {
+    case 'eq':
+    case 'ne': {
       if (!reading.present || (typeof expected !== 'number' && typeof expected !== 'string')) return undefined
       if (typeof expected === 'number' && !Number.isFinite(expected)) return undefined
       const same = equals(reading.value, expected)
       if (same === undefined) return undefined
-      return same === (operator === '==') ? { value: toAlertValue(reading.value) } : undefined
+      return same === (operator === 'eq') ? { value: toAlertValue(reading.value) } : undefined
     }
     default: {
       const actual = toFiniteNumber(reading.present ? reading.value : undefined)
       if (actual === undefined || !finite(expected)) return undefined
       let hit: boolean
       switch (operator) {
-        case '>':
+        case 'gt':
           hit = actual > expected
           break
-        case '>=':
+        case 'gte':
           hit = actual >= expected
           break
-        case '<':
+        case 'lt':
           hit = actual < expected
           break
-        case '<=':
+        case 'lte':
           hit = actual <= expected
           break
         case 'between':

@@ -10,6 +10,7 @@ export {
   type AlertLevel,
 } from './levels'
 export {
+  ALERT_OPERATOR_LABELS,
   ALERT_OPERATORS,
   MAX_ATTRIBUTE_LENGTH,
   MAX_MESSAGE_LENGTH,

@@ -7,8 +7,8 @@ import { ALERT_LEVELS } from './levels'
  *
  * | operator              | value                         | valueTo        | fires when the attribute…                          |
  * |-----------------------|-------------------------------|----------------|----------------------------------------------------|
- * | `>` `>=` `<` `<=`     | number                        | –              | is a number and compares true                      |
- * | `==` `!=`             | number or string              | –              | equals / differs (numbers numerically, else text)  |
+ * | `gt` `gte` `lt` `lte` | number                        | –              | is a number and compares true (> ≥ < ≤)           |
+ * | `eq` `ne`             | number or string              | –              | equals / differs (numbers numerically, else text)  |
  * | `between`             | number (low)                  | number (high)  | is a number with low ≤ x ≤ high                    |
  * | `outside`             | number (low)                  | number (high)  | is a number with x < low or x > high               |
  * | `contains`            | non-empty string              | –              | is text containing it, or a list holding it (case-insensitive) |
@@ -18,23 +18,29 @@ import { ALERT_LEVELS } from './levels'
  * Fields an operator does not use are dropped on parse, so a form that hides them may leave them set.
  */
 
-export const ALERT_OPERATORS = [
-  '>',
-  '>=',
-  '<',
-  '<=',
-  '==',
-  '!=',
-  'between',
-  'outside',
-  'contains',
-  'missing',
-  'stale',
-] as const
+/**
+ * Operators by name, each with the label editors see: stored select values must be valid
+ * GraphQL enum names ([_a-zA-Z0-9]), so `>=` is stored as `gte`.
+ */
+export const ALERT_OPERATOR_LABELS = {
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  eq: '==',
+  ne: '!=',
+  between: 'between',
+  outside: 'outside',
+  contains: 'contains',
+  missing: 'missing',
+  stale: 'stale',
+} as const
 
-export type AlertOperator = (typeof ALERT_OPERATORS)[number]
+export type AlertOperator = keyof typeof ALERT_OPERATOR_LABELS
 
-export const NUMERIC_OPERATORS = ['>', '>=', '<', '<=', 'between', 'outside'] as const satisfies readonly AlertOperator[]
+export const ALERT_OPERATORS = Object.keys(ALERT_OPERATOR_LABELS) as [AlertOperator, ...AlertOperator[]]
+
+export const NUMERIC_OPERATORS = ['gt', 'gte', 'lt', 'lte', 'between', 'outside'] as const satisfies readonly AlertOperator[]
 
 export const MAX_MESSAGE_LENGTH = 200
 export const MAX_ATTRIBUTE_LENGTH = 256
@@ -63,21 +69,22 @@ export const alertRuleSchema = z
   .superRefine((rule, ctx) => {
     const issue = (path: 'value' | 'valueTo', message: string) => ctx.addIssue({ code: 'custom', path: [path], message })
     const { operator, value, valueTo } = rule
+    const label = ALERT_OPERATOR_LABELS[operator]
     switch (operator) {
-      case '>':
-      case '>=':
-      case '<':
-      case '<=':
-        if (typeof value !== 'number') issue('value', `a number is required for "${operator}"`)
+      case 'gt':
+      case 'gte':
+      case 'lt':
+      case 'lte':
+        if (typeof value !== 'number') issue('value', `a number is required for "${label}"`)
         break
-      case '==':
-      case '!=':
-        if (value === undefined || value === null) issue('value', `a number or text is required for "${operator}"`)
+      case 'eq':
+      case 'ne':
+        if (value === undefined || value === null) issue('value', `a number or text is required for "${label}"`)
         break
       case 'between':
       case 'outside':
-        if (typeof value !== 'number') issue('value', `a lower bound is required for "${operator}"`)
-        if (typeof valueTo !== 'number') issue('valueTo', `an upper bound is required for "${operator}"`)
+        if (typeof value !== 'number') issue('value', `a lower bound is required for "${label}"`)
+        if (typeof valueTo !== 'number') issue('valueTo', `an upper bound is required for "${label}"`)
         if (typeof value === 'number' && typeof valueTo === 'number' && value > valueTo) {
           issue('valueTo', 'must not be below the lower bound')
         }

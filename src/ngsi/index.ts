@@ -30,6 +30,8 @@ export {
   attributePathSchema,
   buildQuery,
   comparisonOperators,
+  comparisonOperatorNames,
+  comparisonOperatorSymbols,
   queryNodeSchema,
   queryRowSchema,
   queryRowsSchema,

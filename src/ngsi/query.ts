@@ -8,6 +8,17 @@ import { NgsiError } from './errors'
 export const comparisonOperators = ['==', '!=', '>', '>=', '<', '<='] as const
 export type ComparisonOperator = (typeof comparisonOperators)[number]
 
+/**
+ * The admin's filter rows store an operator by name: Payload turns select values into GraphQL
+ * enum names, which allow only [_a-zA-Z0-9]. The symbol is the label and what `q` is written with.
+ */
+export const comparisonOperatorSymbols = { eq: '==', ne: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const satisfies Record<
+  string,
+  ComparisonOperator
+>
+export type ComparisonOperatorName = keyof typeof comparisonOperatorSymbols
+export const comparisonOperatorNames = Object.keys(comparisonOperatorSymbols) as [ComparisonOperatorName, ...ComparisonOperatorName[]]
+
 /** A date travels as a Date in code or as `{ date: ISO string }` in JSON. */
 export type QueryScalar = string | number | boolean | Date | { date: string }
 /** A range `from..to`, or a list `a,b` (any of). */
@@ -74,13 +85,13 @@ export const queryNodeSchema: z.ZodType<QueryNode, unknown> = z
   .refine((value) => !tooDeep(value), `a query nests at most ${MAX_DEPTH} levels`)
   .pipe(nodeSchema)
 
-/** The admin's flat filter rows, combined with AND. */
-export const queryRowSchema = z.strictObject({ attribute: attributePathSchema, operator: z.enum(comparisonOperators), value: valueSchema })
+/** The admin's flat filter rows (operators by name), combined with AND. */
+export const queryRowSchema = z.strictObject({ attribute: attributePathSchema, operator: z.enum(comparisonOperatorNames), value: valueSchema })
 export const queryRowsSchema = z.array(queryRowSchema).min(1).max(50)
 export type QueryRow = z.infer<typeof queryRowSchema>
 
 export function rowsToQuery(rows: QueryRow[]): QueryNode {
-  const terms = rows.map((row): QueryNode => ({ kind: 'compare', ...row }))
+  const terms = rows.map((row): QueryNode => ({ kind: 'compare', ...row, operator: comparisonOperatorSymbols[row.operator] }))
   return terms.length === 1 ? terms[0] : { kind: 'and', terms }
 }
 

@@ -33,6 +33,8 @@ export type RateLimiter = {
   readonly kind: 'memory' | 'redis'
   /** Spends `cost` points (default 1) for `key`. Never throws: over the limit is `allowed: false`. */
   consume(key: string, cost?: number): Promise<RateLimitResult>
+  /** Gives back `points` (default 1) spent by `key`, e.g. when only failures should count. Never throws. */
+  refund(key: string, points?: number): Promise<void>
   close(): Promise<void>
 }
 
@@ -96,6 +98,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         // Only reachable if even the insurance fails: fail open rather than take the site down.
         outage.failed(rejection)
         return { allowed: true, retryAfterSeconds: 0, remaining: 0, limit: points, resetSeconds: 0 }
+      }
+    },
+    async refund(key, points = 1) {
+      try {
+        await limiter.reward(key === '' ? 'unknown' : key, points)
+      } catch (error) {
+        outage.failed(error)
       }
     },
     close: () => close(),

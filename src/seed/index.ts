@@ -25,8 +25,8 @@ async function seedMapLayers(payload: Payload, context: Context) {
     popupAttributes: ['no2', 'pm10', 'pm25', 'airQualityLevel'],
     style: { colour: '#2e7d32', radius: 7, colourBy: 'alert', cluster: false },
     alertRules: [
-      { attribute: 'no2', operator: '>', value: '200', level: 'critical', message: 'NO₂ at {value} µg/m³, above the 1-hour limit of 200' },
-      { attribute: 'pm10', operator: '>', value: '50', level: 'warning', message: 'PM10 at {value} µg/m³, above the daily limit of 50' },
+      { attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO₂ at {value} µg/m³, above the 1-hour limit of 200' },
+      { attribute: 'pm10', operator: 'gt', value: '50', level: 'warning', message: 'PM10 at {value} µg/m³, above the daily limit of 50' },
     ],
     refreshSeconds: 60,
     maxFeatures: 5000,
@@ -50,7 +50,7 @@ async function seedMapLayers(payload: Payload, context: Context) {
     attributes: ['name', 'batteryLevel', 'deviceState'],
     popupAttributes: ['batteryLevel', 'deviceState'],
     style: { colour: '#6a1b9a', radius: 5, colourBy: 'alert', cluster: true },
-    alertRules: [{ attribute: 'batteryLevel', operator: '<', value: '0.15', level: 'warning', message: 'Battery at {value}: replace soon' }],
+    alertRules: [{ attribute: 'batteryLevel', operator: 'lt', value: '0.15', level: 'warning', message: 'Battery at {value}: replace soon' }],
     refreshSeconds: 300,
     maxFeatures: 5000,
   })

@@ -114,12 +114,13 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
   const payload = await payloadClient()
   const { docs } = await payload.find({
     collection: 'map-layers',
-    where: { id: { in: ids } },
+    // Draft previews come from signed-in members; published pages show public layers only. The
+    // server reads every field (citizens' REST reads do not get sources or rules), so it filters here.
+    where: draft ? { id: { in: ids } } : { and: [{ id: { in: ids } }, { public: { equals: true } }] },
     depth: 0,
     limit: ids.length,
     pagination: false,
-    // Draft previews come from signed-in members; published pages show public layers only.
-    overrideAccess: draft,
+    overrideAccess: true,
   })
   const layers = Object.fromEntries(docs.map((layer) => [String(layer.id), toDashboardLayer(layer)]))
 

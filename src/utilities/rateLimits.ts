@@ -29,7 +29,7 @@ function limitersFor(policy: LimitPolicy) {
 }
 
 /** The caller's identity: its socket address, or with TRUST_PROXY=N the address N proxies reported. */
-const callerOf = (headers: Headers) => clientKey(headers, { trustedProxyHops: env().TRUST_PROXY, remoteAddress: peerAddressOf(headers) })
+export const callerOf = (headers: Headers) => clientKey(headers, { trustedProxyHops: env().TRUST_PROXY, remoteAddress: peerAddressOf(headers) })
 
 /** Spends one request of the caller's budget; over budget it throws a 429 with Retry-After. */
 export async function enforceRateLimit(request: Request, policy: LimitPolicy): Promise<Record<string, string>> {

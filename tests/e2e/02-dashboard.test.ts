@@ -79,7 +79,7 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
       attributes: ['name', 'no2', 'pm10'],
       popupAttributes: ['no2', 'pm10'],
       style: { colour: AIR_COLOUR, radius: 8, colourBy: 'style', cluster: false },
-      alertRules: [{ attribute: 'no2', operator: '>', value: '200', level: 'critical', message: 'NO2 at {value}, above 200' }],
+      alertRules: [{ attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO2 at {value}, above 200' }],
     })
     const devices = await layer({
       name: 'Devices (e2e)',

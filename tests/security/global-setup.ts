@@ -17,6 +17,8 @@ export type SecurityServer = {
   databaseUri: string
   /** The server process, for measuring its memory. */
   pid: number
+  /** Where the server keeps uploads (cases that break files on disk). */
+  mediaDir: string
   tokens: Record<Role, string>
 }
 
@@ -83,7 +85,7 @@ export default async function setup(project: TestProject) {
       await createAccounts(server.baseUrl)
       const tokens = {} as Record<Role, string>
       for (const role of ['admin', 'editor', 'viewer'] as const) tokens[role] = await login(server.baseUrl, accounts[role])
-      servers.push({ name, baseUrl: server.baseUrl, databaseUri, pid: server.pid, tokens })
+      servers.push({ name, baseUrl: server.baseUrl, databaseUri, pid: server.pid, mediaDir: server.mediaDir, tokens })
     }
     project.provide('securityServers', servers)
     project.provide('securityBrokerUrl', brokerUrl)

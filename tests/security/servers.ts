@@ -30,7 +30,7 @@ export async function freshPostgresDatabase(tag: string) {
   }
 }
 
-export type AppServer = { baseUrl: string; port: number; pid: number; stop: () => void }
+export type AppServer = { baseUrl: string; port: number; pid: number; mediaDir: string; stop: () => void }
 
 export type AppOptions = {
   databaseUri: string
@@ -89,5 +89,5 @@ export async function startAppServer(options: AppOptions): Promise<AppServer> {
     stop()
     throw error
   }
-  return { baseUrl, port, pid: child.pid!, stop }
+  return { baseUrl, port, pid: child.pid!, mediaDir: env.MEDIA_DIR!, stop }
 }

@@ -1,23 +1,24 @@
 import type { CollectionConfig, Field } from 'payload'
 
-import { isStaff, memberAdmin, publicOrMember } from '@/access'
-import { ALERT_LEVELS, ALERT_OPERATORS } from '@/alerts'
+import { isStaff, memberAdmin, memberFieldAccess, publicOrMember } from '@/access'
+import { ALERT_LEVELS, ALERT_OPERATOR_LABELS, ALERT_OPERATORS } from '@/alerts'
 import { draftWithAiField } from '@/collections/AiDrafts/fields'
-import { comparisonOperators } from '@/ngsi'
+import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
-import { ATTRIBUTE_NAME, HEX_COLOUR, TENANT_NAME } from '@/fields/patterns'
+import { ATTRIBUTE_NAME, HEX_COLOUR } from '@/fields/patterns'
 
-const matches =
-  (pattern: RegExp, message: string) =>
-  (value: unknown): true | string =>
-    value === null || value === undefined || value === '' || (typeof value === 'string' && pattern.test(value)) ? true : message
+import { validContextUrl, validEntityType, validTenant, matches } from './validators'
 
 const attributeNames = (value: unknown): true | string =>
   value === null || value === undefined || (Array.isArray(value) && value.every((name) => typeof name === 'string' && ATTRIBUTE_NAME.test(name)))
     ? true
     : 'Attribute names: letters, digits and _ only, starting with a letter'
+
+// Citizens read a layer's name, description and style; where its data comes from, what it
+// filters and its rules are for members (the server reads them with overrideAccess).
+const membersOnly = { read: memberFieldAccess }
 
 const attributeField = (name: string, label: string): Field => ({
   name,
@@ -56,14 +57,16 @@ export const MapLayers: CollectionConfig = {
     },
     {
       name: 'entityType',
+      access: membersOnly,
       type: 'text',
       required: true,
       maxLength: 200,
-      validate: matches(/^[A-Za-z][\w.:/#-]*$/, 'An NGSI-LD entity type such as WeatherObserved'),
+      validate: validEntityType,
       admin: { components: { Field: '@/collections/MapLayers/components/EntityTypeField#EntityTypeField' } },
     },
     {
       name: 'attributes',
+      access: membersOnly,
       type: 'text',
       hasMany: true,
       required: true,
@@ -73,6 +76,7 @@ export const MapLayers: CollectionConfig = {
     },
     {
       name: 'popupAttributes',
+      access: membersOnly,
       type: 'text',
       hasMany: true,
       maxRows: 10,
@@ -86,20 +90,23 @@ export const MapLayers: CollectionConfig = {
     },
     {
       name: 'source',
+      access: membersOnly,
       type: 'group',
       fields: [
         {
           name: 'tenant',
           type: 'text',
-          validate: matches(TENANT_NAME, 'Letters, digits, - and _ only'),
+          validate: validTenant,
           admin: { description: 'Fixes the layer to one city (tenant). Empty: the city the page shows.' },
         },
         {
           name: 'contextUrl',
           label: '@context URL',
           type: 'text',
-          validate: matches(/^https?:\/\/\S+$/, 'An http(s) URL of a JSON-LD @context'),
-          admin: { description: 'Empty: the server default (NGSI_LD_CONTEXT_URL).' },
+          validate: validContextUrl,
+          admin: {
+            description: 'Empty: the server default (NGSI_LD_CONTEXT_URL). Sent to the broker, which may fetch it: no private hosts.',
+          },
         },
         {
           name: 'filters',
@@ -115,8 +122,8 @@ export const MapLayers: CollectionConfig = {
                   name: 'operator',
                   type: 'select',
                   required: true,
-                  defaultValue: '==',
-                  options: comparisonOperators.map((operator) => ({ label: operator, value: operator })),
+                  defaultValue: 'eq',
+                  options: comparisonOperatorNames.map((name) => ({ label: comparisonOperatorSymbols[name], value: name })),
                 },
                 { name: 'value', type: 'text', required: true, maxLength: 200 },
               ],
@@ -167,6 +174,7 @@ export const MapLayers: CollectionConfig = {
     },
     {
       name: 'alertRules',
+      access: membersOnly,
       type: 'array',
       maxRows: 20,
       admin: { description: 'Plain rules, evaluated on the server for every entity: the highest level that fires wins.' },
@@ -179,7 +187,7 @@ export const MapLayers: CollectionConfig = {
               name: 'operator',
               type: 'select',
               required: true,
-              options: ALERT_OPERATORS.map((operator) => ({ label: operator, value: operator })),
+              options: ALERT_OPERATORS.map((name) => ({ label: ALERT_OPERATOR_LABELS[name], value: name })),
             },
             { name: 'value', type: 'text', maxLength: 100 },
             { name: 'valueTo', label: 'Up to', type: 'number' },
@@ -209,6 +217,7 @@ export const MapLayers: CollectionConfig = {
         },
         {
           name: 'maxFeatures',
+      access: membersOnly,
           type: 'number',
           required: true,
           defaultValue: 50_000,

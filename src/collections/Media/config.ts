@@ -5,6 +5,8 @@ import type { CollectionConfig } from 'payload'
 import { anyone, isStaff, memberAdmin } from '@/access'
 import { env } from '@/env'
 
+import { missingFileIs404 } from './missingFile'
+
 export const Media: CollectionConfig = {
   slug: 'media',
   access: {
@@ -27,6 +29,7 @@ export const Media: CollectionConfig = {
   ],
   upload: {
     staticDir: path.resolve(env().MEDIA_DIR),
+    handlers: [missingFileIs404(path.resolve(env().MEDIA_DIR))],
     mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/avif', 'image/gif'],
     adminThumbnail: 'thumbnail',
     focalPoint: true,

@@ -4,6 +4,8 @@ import { adminFieldAccess, adminOrSelf, isAdmin, ROLES, userIsAdmin } from '@/ac
 import { env } from '@/env'
 
 import { assignRole } from './hooks/assignRole'
+import { guardAuthOperations, refundSuccessfulSignIn } from './hooks/guardAuthOperations'
+import { hideSessions } from './hooks/hideSessions'
 
 /** Sign-up is open for the very first account, for admins, and for everyone while ALLOW_SIGNUP is on. */
 const canCreateAccount: Access = async ({ req }) => {
@@ -21,10 +23,11 @@ export const Users: CollectionConfig = {
     group: 'Admin',
   },
   auth: {
-    maxLoginAttempts: 5,
-    lockTime: 15 * 60 * 1000,
+    // Payload's lockout is per account: anyone could lock the admin out. guardAuthOperations
+    // counts failures per (account, client) and per client instead.
+    maxLoginAttempts: 0,
     tokenExpiration: 2 * 60 * 60,
-    cookies: { sameSite: 'Lax' },
+    cookies: { sameSite: 'Lax', secure: env().PUBLIC_SERVER_URL.startsWith('https:') },
   },
   access: {
     admin: ({ req }) => Boolean(req.user),
@@ -35,7 +38,10 @@ export const Users: CollectionConfig = {
     unlock: isAdmin,
   },
   hooks: {
+    beforeOperation: [guardAuthOperations],
+    afterOperation: [refundSuccessfulSignIn],
     beforeChange: [assignRole],
+    afterRead: [hideSessions],
   },
   fields: [
     { name: 'name', type: 'text', maxLength: 120 },
@@ -51,6 +57,15 @@ export const Users: CollectionConfig = {
         position: 'sidebar',
         description: 'Admins manage everything; editors write content; viewers read the admin only.',
       },
+    },
+    {
+      // Set by assignRole on the account that became admin because the database was empty. Its
+      // unique index lets exactly one of several racing first sign-ups (any process) be stored.
+      name: 'firstAdminClaim',
+      type: 'text',
+      unique: true,
+      access: { read: () => false, create: () => false, update: () => false },
+      admin: { hidden: true, disableListColumn: true, disableListFilter: true },
     },
   ],
   timestamps: true,

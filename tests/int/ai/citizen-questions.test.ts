@@ -56,7 +56,7 @@ beforeAll(async () => {
       name: 'Air quality (questions test)',
       entityType: 'AirQualityObserved',
       attributes: ['no2'],
-      alertRules: [{ attribute: 'no2', operator: '>', value: '0', level: 'critical', message: 'NO2 at {value}' }],
+      alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
       refreshSeconds: 60,
       maxFeatures: 1000,
     },

@@ -29,7 +29,7 @@ async function checkAlerts() {
   const { features } = (await response.json()) as { features: Feature[] }
   expect(features.length).toBeGreaterThan(0)
   expect(features.some((feature) => feature.properties.alert?.level === 'critical')).toBe(true)
-  expect(evaluateRules([{ attribute: 'no2', operator: '>', value: 40, level: 'warning', message: 'NO2 {value}' }], { no2: 55 })).toMatchObject({
+  expect(evaluateRules([{ attribute: 'no2', operator: 'gt', value: 40, level: 'warning', message: 'NO2 {value}' }], { no2: 55 })).toMatchObject({
     level: 'warning',
     message: 'NO2 55',
   })
@@ -68,7 +68,7 @@ beforeAll(async () => {
       name: 'Air quality (rules test)',
       entityType: 'AirQualityObserved',
       attributes: ['no2'],
-      alertRules: [{ attribute: 'no2', operator: '>', value: '0', level: 'critical', message: 'NO2 at {value}' }],
+      alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
       refreshSeconds: 60,
       maxFeatures: 1000,
     },

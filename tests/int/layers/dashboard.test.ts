@@ -23,8 +23,8 @@ const layer = (name: string, data: Record<string, unknown> = {}) =>
         attributes: ['name', 'no2'],
         refreshSeconds: 60,
         maxFeatures: 5_000,
-        source: { filters: [{ attribute: 'no2', operator: '>=', value: '0' }] },
-        alertRules: [{ attribute: 'no2', operator: '>', value: '200', level: 'critical', message: 'NO2 {value}' }],
+        source: { filters: [{ attribute: 'no2', operator: 'gte', value: '0' }] },
+        alertRules: [{ attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO2 {value}' }],
         ...data,
       },
     })
@@ -94,7 +94,7 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
   })
 
   it('keeps the HTML small for a large layer: a preview of 50 alerts at most, no table rows unless a table asks', async () => {
-    const many = await layer('Every station', { alertRules: [{ attribute: 'no2', operator: '>=', value: '0', level: 'warning', message: 'any' }] })
+    const many = await layer('Every station', { alertRules: [{ attribute: 'no2', operator: 'gte', value: '0', level: 'warning', message: 'any' }] })
     const doc = await page('dash-large', [{ blockType: 'mapView', title: 'Map', layers: [many] }])
     const snapshot = (await loadDashboard(doc, { draft: false }))!.initial[`${many}|santander`]
     if (snapshot.status !== 'preview') throw new Error(`expected a preview, got ${snapshot.status}`)

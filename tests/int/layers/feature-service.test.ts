@@ -28,7 +28,7 @@ const layer = (id: string, overrides: Partial<LayerSpec> = {}): LayerSpec => ({
   entityType: 'WeatherObserved',
   attributes: ['temperature', 'name'],
   filters: [],
-  alertRules: [{ attribute: 'temperature', operator: '>', value: -100, level: 'warning', message: 'Warm: {value}' }],
+  alertRules: [{ attribute: 'temperature', operator: 'gt', value: -100, level: 'warning', message: 'Warm: {value}' }],
   refreshSeconds: 60,
   maxFeatures: 50_000,
   ...overrides,

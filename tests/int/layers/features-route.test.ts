@@ -59,7 +59,7 @@ beforeAll(async () => {
   closeServer = server.close
   viewerToken = (await signedInRoles(payload, baseUrl, `layers${Date.now()}`)).tokens.viewer
   layers.air = await createLayer('Air quality', {
-    alertRules: [{ attribute: 'no2', operator: '>', value: '0', level: 'critical', message: 'NO2 at {value}' }],
+    alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
   })
   layers.hidden = await createLayer('Staff only', { public: false })
   layers.weather = await createLayer('Weather in Porto', {
@@ -208,7 +208,7 @@ describe('GET /api/layers/{id}/features', () => {
   })
 
   it('escapes editor-written filter values into one quoted q term', async () => {
-    const id = await createLayer('Hostile filter', { source: { filters: [{ attribute: 'name', operator: '==', value: 'a";type==Device|(x)\\' }] } })
+    const id = await createLayer('Hostile filter', { source: { filters: [{ attribute: 'name', operator: 'eq', value: 'a";type==Device|(x)\\' }] } })
     const before = proxy.entityRequests().length
     const response = await features(id)
     expect(response.status).toBe(200)

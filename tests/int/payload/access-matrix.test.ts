@@ -1,3 +1,4 @@
+import { GRAPHQL_POST } from '@payloadcms/next/routes'
 import type { Payload } from 'payload'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -124,7 +125,8 @@ async function perform(resource: Resource, operation: Operation, caller: Caller)
 beforeAll(async () => {
   const started = await startPayload()
   payload = started.payload
-  const server = await startHttpServer(started.config)
+  // GraphQL's route handler as the app mounts it at /api/graphql.
+  const server = await startHttpServer(started.config, { '/api/graphql': GRAPHQL_POST(started.config) })
   baseUrl = server.url
   closeServer = server.close
   ;({ tokens } = await signedInRoles(payload, baseUrl, `matrix-${process.pid}`))
@@ -223,5 +225,92 @@ describe('user accounts', () => {
     const response = await call('admin', 'PATCH', `/api/users/${other.id}`, { role: 'editor' })
     expect(response.status).toBe(200)
     expect((await payload.findByID({ collection: 'users', id: other.id })).role).toBe('editor')
+  })
+})
+
+// The same rules through GraphQL: every cell the REST matrix checks for collections (uploads
+// aside: GraphQL takes no files) and globals, as a mutation or query by the same callers.
+describe('access matrix through GraphQL', () => {
+  const typeNames: Record<string, string> = { pages: 'Page', posts: 'Post', categories: 'Category', media: 'Media', redirects: 'Redirect' }
+
+  async function graphql(caller: Caller, query: string, variables: Record<string, unknown> = {}) {
+    const response = await call(caller, 'POST', '/api/graphql', { query, variables })
+    expect(response.status).toBeLessThan(500)
+    return (await response.json()) as { data?: Record<string, { id?: Id } | null>; errors?: unknown[] }
+  }
+
+  // Numeric ids on SQL databases, strings on MongoDB: written as literals, they fit either id type.
+  const literal = (id: Id) => JSON.stringify(id)
+
+  /** The operation's result, or null when GraphQL refused it (an error, or no document). */
+  async function performGraphql(resource: Resource, operation: Operation, caller: Caller): Promise<{ id?: Id } | null> {
+    const name = typeNames[resource.slug]
+    const answer = async (query: string, variables: Record<string, unknown> = {}) => {
+      const body = await graphql(caller, query, variables)
+      const result = Object.values(body.data ?? {})[0] ?? null
+      return body.errors?.length ? null : result
+    }
+    switch (operation) {
+      case 'create':
+        return answer(`mutation ($data: mutation${name}Input!) { create${name}(data: $data) { id } }`, { data: resource.valid() })
+      case 'read':
+        return answer(`{ ${name}(id: ${literal(await fixture(resource, 'published'))}) { id } }`)
+      case 'read-draft':
+        return answer(`{ ${name}(id: ${literal(await fixture(resource, 'draft'))}, draft: true) { id } }`)
+      case 'update':
+        return answer(`mutation ($data: mutation${name}UpdateInput!) { update${name}(id: ${literal(await fixture(resource, 'published'))}, data: $data) { id } }`, {
+          data: resource.change,
+        })
+      case 'delete':
+        return answer(`mutation { delete${name}(id: ${literal(await fixture(resource, 'published'))}) { id } }`)
+      case 'publish':
+        return answer(`mutation ($data: mutation${name}UpdateInput!) { update${name}(id: ${literal(await fixture(resource, 'draft'))}, data: $data) { id } }`, {
+          data: { _status: 'published' },
+        })
+    }
+  }
+
+  it('answers { __typename }', async () => {
+    expect(await graphql('anonymous', '{ __typename }')).toEqual({ data: { __typename: 'Query' } })
+  })
+
+  const cells = resources.flatMap((resource) =>
+    (Object.entries(expected[resource.slug]) as [Operation, Caller[]][])
+      .filter(([operation]) => !(resource.slug === 'media' && operation === 'create'))
+      .flatMap(([operation, allowed]) => callers.map((caller) => ({ resource, operation, caller, allowed: allowed.includes(caller) }))),
+  )
+
+  it.each(cells.map((cell) => [cell.resource.slug, cell.operation, cell.caller, cell.allowed ? 'allowed' : 'refused', cell]))(
+    '%s %s by %s is %s',
+    async (_slug, _operation, _caller, _verdict, { resource, operation, caller, allowed }) => {
+      const result = await performGraphql(resource, operation, caller)
+      if (allowed) expect(result?.id).toBeDefined()
+      else expect(result?.id).toBeUndefined()
+    },
+  )
+
+  const globals = [
+    { name: 'Header', writers: ['editor', 'admin'], change: { navItems: [] }, field: 'updatedAt' },
+    { name: 'Footer', writers: ['editor', 'admin'], change: { copyright: 'Changed' }, field: 'updatedAt' },
+    { name: 'SiteSetting', writers: ['admin'], change: { title: 'Changed by GraphQL' }, field: 'updatedAt' },
+  ]
+  it.each(globals.flatMap((global) => callers.map((caller) => [global.name, caller, global.writers.includes(caller) ? 'allowed' : 'refused', global] as const)))(
+    'global %s update by %s is %s (and everyone reads it)',
+    async (name, caller, verdict, global) => {
+      const read = await graphql(caller, `{ ${name} { ${global.field} } }`)
+      expect(read.errors ?? []).toEqual([])
+      const update = await graphql(caller, `mutation ($data: mutation${name}Input!) { update${name}(data: $data) { ${global.field} } }`, {
+        data: global.change,
+      })
+      if (verdict === 'allowed') expect(update.errors ?? []).toEqual([])
+      else expect(update.errors?.length).toBeGreaterThan(0)
+    },
+  )
+
+  it('lists no other account to a viewer, and no session ids to anyone', async () => {
+    const body = await graphql('viewer', '{ Users { docs { email sessions { id } } } }')
+    const docs = (body.data?.Users as unknown as { docs: { email: string; sessions: unknown }[] })?.docs ?? []
+    expect(docs.length).toBeLessThanOrEqual(1)
+    for (const doc of docs) expect(doc.sessions ?? null).toBeNull()
   })
 })

@@ -13,26 +13,26 @@ const fires = (r: AlertRule, properties: Record<string, unknown>, options = {}) 
 
 describe('numeric comparison operators', () => {
   it.each([
-    ['>', 30, 31, true],
-    ['>', 30, 30, false],
-    ['>=', 30, 30, true],
-    ['>=', 30, 29.99, false],
-    ['<', 0, -0.5, true],
-    ['<', 0, 0, false],
-    ['<=', 0, 0, true],
-    ['<=', 0, 0.1, false],
+    ['gt', 30, 31, true],
+    ['gt', 30, 30, false],
+    ['gte', 30, 30, true],
+    ['gte', 30, 29.99, false],
+    ['lt', 0, -0.5, true],
+    ['lt', 0, 0, false],
+    ['lte', 0, 0, true],
+    ['lte', 0, 0.1, false],
   ] as const)('%s %d against %d → %s', (operator, value, actual, expected) => {
     expect(fires(rule({ operator, value }), { temperature: actual })).toBe(expected)
   })
 
   it('accepts numeric text and reports the number', () => {
-    expect(evaluateRules([rule({ operator: '>', value: 30 })], { temperature: ' 31.5 ' })).toEqual({
+    expect(evaluateRules([rule({ operator: 'gt', value: 30 })], { temperature: ' 31.5 ' })).toEqual({
       level: 'warning',
       message: 'temperature is 31.5',
       attribute: 'temperature',
       value: 31.5,
     })
-    expect(fires(rule({ operator: '>', value: 30 }), { temperature: '4e1' })).toBe(true)
+    expect(fires(rule({ operator: 'gt', value: 30 }), { temperature: '4e1' })).toBe(true)
   })
 
   it('between is inclusive at both ends', () => {
@@ -61,27 +61,27 @@ describe('numeric comparison operators', () => {
 
 describe('equality operators', () => {
   it('== compares numbers numerically and text exactly', () => {
-    expect(fires(rule({ operator: '==', value: 5 }), { temperature: 5 })).toBe(true)
-    expect(fires(rule({ operator: '==', value: 5 }), { temperature: '5.0' })).toBe(true)
-    expect(fires(rule({ operator: '==', value: 5 }), { temperature: 6 })).toBe(false)
-    expect(fires(rule({ attribute: 'status', operator: '==', value: 'closed' }), { status: 'closed' })).toBe(true)
-    expect(fires(rule({ attribute: 'status', operator: '==', value: 'closed' }), { status: 'Closed' })).toBe(false)
-    expect(fires(rule({ attribute: 'open', operator: '==', value: 'false' }), { open: false })).toBe(true)
+    expect(fires(rule({ operator: 'eq', value: 5 }), { temperature: 5 })).toBe(true)
+    expect(fires(rule({ operator: 'eq', value: 5 }), { temperature: '5.0' })).toBe(true)
+    expect(fires(rule({ operator: 'eq', value: 5 }), { temperature: 6 })).toBe(false)
+    expect(fires(rule({ attribute: 'status', operator: 'eq', value: 'closed' }), { status: 'closed' })).toBe(true)
+    expect(fires(rule({ attribute: 'status', operator: 'eq', value: 'closed' }), { status: 'Closed' })).toBe(false)
+    expect(fires(rule({ attribute: 'open', operator: 'eq', value: 'false' }), { open: false })).toBe(true)
   })
 
   it('!= fires on a different present value only', () => {
-    const notOk = rule({ attribute: 'status', operator: '!=', value: 'ok' })
+    const notOk = rule({ attribute: 'status', operator: 'ne', value: 'ok' })
     expect(fires(notOk, { status: 'fault' })).toBe(true)
     expect(fires(notOk, { status: 'ok' })).toBe(false)
     expect(fires(notOk, {})).toBe(false)
     expect(fires(notOk, { status: null })).toBe(false)
-    expect(fires(rule({ operator: '!=', value: 0 }), { temperature: 1 })).toBe(true)
-    expect(fires(rule({ operator: '!=', value: 0 }), { temperature: 0 })).toBe(false)
+    expect(fires(rule({ operator: 'ne', value: 0 }), { temperature: 1 })).toBe(true)
+    expect(fires(rule({ operator: 'ne', value: 0 }), { temperature: 0 })).toBe(false)
   })
 
   it('!= against a number ignores values that are not numbers', () => {
-    expect(fires(rule({ operator: '!=', value: 0 }), { temperature: 'n/a' })).toBe(false)
-    expect(fires(rule({ operator: '!=', value: 0 }), { temperature: Number.NaN })).toBe(false)
+    expect(fires(rule({ operator: 'ne', value: 0 }), { temperature: 'n/a' })).toBe(false)
+    expect(fires(rule({ operator: 'ne', value: 0 }), { temperature: Number.NaN })).toBe(false)
   })
 })
 
@@ -162,9 +162,9 @@ describe('stale', () => {
 describe('levels and ties', () => {
   it('returns the most severe firing rule', () => {
     const rules: AlertRule[] = [
-      rule({ operator: '>', value: 25, level: 'info', message: 'warm' }),
-      rule({ operator: '>', value: 35, level: 'critical', message: 'extreme' }),
-      rule({ operator: '>', value: 30, level: 'warning', message: 'hot' }),
+      rule({ operator: 'gt', value: 25, level: 'info', message: 'warm' }),
+      rule({ operator: 'gt', value: 35, level: 'critical', message: 'extreme' }),
+      rule({ operator: 'gt', value: 30, level: 'warning', message: 'hot' }),
     ]
     expect(evaluateRules(rules, { temperature: 26 })?.message).toBe('warm')
     expect(evaluateRules(rules, { temperature: 31 })?.message).toBe('hot')
@@ -174,8 +174,8 @@ describe('levels and ties', () => {
 
   it('the first listed rule wins a tie', () => {
     const rules: AlertRule[] = [
-      rule({ operator: '>', value: 30, level: 'warning', message: 'first' }),
-      rule({ operator: '>', value: 20, level: 'warning', message: 'second' }),
+      rule({ operator: 'gt', value: 30, level: 'warning', message: 'first' }),
+      rule({ operator: 'gt', value: 20, level: 'warning', message: 'second' }),
     ]
     expect(evaluateRules(rules, { temperature: 40 })?.message).toBe('first')
     expect(evaluateRules(rules, { temperature: 25 })?.message).toBe('second')
@@ -188,8 +188,8 @@ describe('levels and ties', () => {
 
 describe('bad data never fires and never throws', () => {
   const numeric: AlertRule[] = [
-    rule({ operator: '>', value: 0 }),
-    rule({ operator: '<', value: 100 }),
+    rule({ operator: 'gt', value: 0 }),
+    rule({ operator: 'lt', value: 100 }),
     rule({ operator: 'between', value: -1000, valueTo: 1000 }),
     rule({ operator: 'outside', value: 0, valueTo: 1 }),
   ]
@@ -212,7 +212,7 @@ describe('bad data never fires and never throws', () => {
   })
 
   it('tolerates properties that are not objects', () => {
-    const r = [rule({ operator: '>', value: 0 })]
+    const r = [rule({ operator: 'gt', value: 0 })]
     expect(evaluateRules(r, null)).toBeNull()
     expect(evaluateRules(r, undefined)).toBeNull()
     expect(evaluateRules(r, 'nonsense' as unknown as Record<string, unknown>)).toBeNull()
@@ -220,16 +220,16 @@ describe('bad data never fires and never throws', () => {
 
   it('does not read inherited properties', () => {
     expect(fires(rule({ attribute: 'constructor', operator: 'missing' }), {})).toBe(true)
-    expect(fires(rule({ attribute: 'toString', operator: '!=', value: 'x' }), {})).toBe(false)
+    expect(fires(rule({ attribute: 'toString', operator: 'ne', value: 'x' }), {})).toBe(false)
     expect(fires(rule({ attribute: '__proto__', operator: 'contains', value: 'object' }), {})).toBe(false)
   })
 
   it('skips malformed hand-built rules', () => {
     const malformed = [
-      { attribute: 'temperature', operator: '>', level: 'warning', message: 'no value' },
-      { attribute: 'temperature', operator: '>', value: '30', level: 'warning', message: 'text value' },
-      { attribute: 'temperature', operator: '>', value: Number.NaN, level: 'warning', message: 'NaN value' },
-      { attribute: 'temperature', operator: '>', value: 1, level: 'panic', message: 'bad level' },
+      { attribute: 'temperature', operator: 'gt', level: 'warning', message: 'no value' },
+      { attribute: 'temperature', operator: 'gt', value: '30', level: 'warning', message: 'text value' },
+      { attribute: 'temperature', operator: 'gt', value: Number.NaN, level: 'warning', message: 'NaN value' },
+      { attribute: 'temperature', operator: 'gt', value: 1, level: 'panic', message: 'bad level' },
       { attribute: 'temperature', operator: 'regex', value: '.', level: 'critical', message: 'bad operator' },
       { attribute: 'temperature', operator: 'stale', value: -5, level: 'critical', message: 'bad minutes' },
       { attribute: 'temperature', operator: 'contains', value: 5, level: 'critical', message: 'bad needle' },
@@ -242,13 +242,13 @@ describe('bad data never fires and never throws', () => {
 
 describe('message placeholders', () => {
   it('fills every {value} and {attribute}', () => {
-    const alert = evaluateRules([rule({ operator: '>', value: 1, message: '{attribute}={value} ({value})' })], { temperature: 2 })
+    const alert = evaluateRules([rule({ operator: 'gt', value: 1, message: '{attribute}={value} ({value})' })], { temperature: 2 })
     expect(alert?.message).toBe('temperature=2 (2)')
   })
 
   it('leaves other braces alone and keeps markup as plain text', () => {
     const alert = evaluateRules(
-      [rule({ attribute: 'status', operator: '==', value: '<b>x</b>', message: '{other} <i>{value}</i>' })],
+      [rule({ attribute: 'status', operator: 'eq', value: '<b>x</b>', message: '{other} <i>{value}</i>' })],
       { status: '<b>x</b>' },
     )
     expect(alert?.message).toBe('{other} <i><b>x</b></i>')
@@ -272,8 +272,8 @@ describe('message placeholders', () => {
 
 describe('evaluateFeatures', () => {
   const rules: AlertRule[] = [
-    rule({ operator: '>', value: 35, level: 'critical', message: '{value} °C' }),
-    rule({ operator: '>', value: 30, level: 'warning', message: '{value} °C' }),
+    rule({ operator: 'gt', value: 35, level: 'critical', message: '{value} °C' }),
+    rule({ operator: 'gt', value: 30, level: 'warning', message: '{value} °C' }),
     rule({ operator: 'stale', value: 60, level: 'info', message: 'stale' }),
   ]
   const now = new Date('2025-06-01T12:00:00Z')

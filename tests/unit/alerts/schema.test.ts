@@ -22,13 +22,13 @@ const issuesOf = (input: unknown) => {
 
 describe('alertRuleSchema', () => {
   it.each([
-    { operator: '>', value: 30 },
-    { operator: '>=', value: -5.5 },
-    { operator: '<', value: 0 },
-    { operator: '<=', value: 100 },
-    { operator: '==', value: 1 },
-    { operator: '==', value: 'closed' },
-    { operator: '!=', value: '' },
+    { operator: 'gt', value: 30 },
+    { operator: 'gte', value: -5.5 },
+    { operator: 'lt', value: 0 },
+    { operator: 'lte', value: 100 },
+    { operator: 'eq', value: 1 },
+    { operator: 'eq', value: 'closed' },
+    { operator: 'ne', value: '' },
     { operator: 'between', value: 1, valueTo: 1 },
     { operator: 'outside', value: -10, valueTo: 40 },
     { operator: 'contains', value: 'flood' },
@@ -39,12 +39,12 @@ describe('alertRuleSchema', () => {
   })
 
   it.each([
-    [{ operator: '>' }, 'value'],
-    [{ operator: '>', value: '30' }, 'value'],
-    [{ operator: '<', value: Number.NaN }, 'value'],
-    [{ operator: '<', value: Number.POSITIVE_INFINITY }, 'value'],
-    [{ operator: '==' }, 'value'],
-    [{ operator: '!=', value: null }, 'value'],
+    [{ operator: 'gt' }, 'value'],
+    [{ operator: 'gt', value: '30' }, 'value'],
+    [{ operator: 'lt', value: Number.NaN }, 'value'],
+    [{ operator: 'lt', value: Number.POSITIVE_INFINITY }, 'value'],
+    [{ operator: 'eq' }, 'value'],
+    [{ operator: 'ne', value: null }, 'value'],
     [{ operator: 'between', value: 1 }, 'valueTo'],
     [{ operator: 'between', valueTo: 1 }, 'value'],
     [{ operator: 'outside', value: 5, valueTo: 1 }, 'valueTo'],
@@ -78,13 +78,13 @@ describe('alertRuleSchema', () => {
       level: 'warning',
       message: 'hot: {value}',
     })
-    expect(alertRuleSchema.parse({ ...base, operator: '>', value: 30, valueTo: 40 })).toEqual({ ...base, operator: '>', value: 30 })
+    expect(alertRuleSchema.parse({ ...base, operator: 'gt', value: 30, valueTo: 40 })).toEqual({ ...base, operator: 'gt', value: 30 })
     expect(alertRuleSchema.parse({ ...base, operator: 'contains', value: ' flood ' }).value).toBe('flood')
   })
 
   it('validates lists of rules', () => {
     expect(alertRulesSchema.safeParse([{ ...base, operator: 'missing' }]).success).toBe(true)
-    expect(alertRulesSchema.safeParse([{ ...base, operator: '>' }]).success).toBe(false)
+    expect(alertRulesSchema.safeParse([{ ...base, operator: 'gt' }]).success).toBe(false)
   })
 })
 

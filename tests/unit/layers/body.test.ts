@@ -12,7 +12,7 @@ import { type Feature, normalizeEntity, type NormalizedEntity, toFeatureCollecti
 // Hostile text in a property cannot end a line, fake the meta or inject a feature: JSON escapes the newline.
 const HOSTILE = '"quoted"\n],"meta":{"stale":true}}\n{"type":"Feature","geometry":{"type":"Point","coordinates":[-3.65,43.3]}}, ünïcödé'
 const FETCHED_AT = new Date('2026-03-01T12:00:00.000Z')
-const RULES: AlertRule[] = [{ attribute: 'no2', operator: '>', value: 40, level: 'critical', message: 'NO₂ {value}' }]
+const RULES: AlertRule[] = [{ attribute: 'no2', operator: 'gt', value: 40, level: 'critical', message: 'NO₂ {value}' }]
 
 function entity(index: number, overrides: Record<string, unknown> = {}): NormalizedEntity {
   return normalizeEntity({

@@ -109,12 +109,14 @@ describe('buildQuery', () => {
 describe('query rows (admin filters)', () => {
   it('validates flat rows and combines them with AND', () => {
     const rows = queryRowsSchema.parse([
-      { attribute: 'temperature', operator: '>', value: 20 },
-      { attribute: 'name', operator: '==', value: 'A;B' },
+      { attribute: 'temperature', operator: 'gt', value: 20 },
+      { attribute: 'name', operator: 'eq', value: 'A;B' },
     ])
     expect(buildQuery(rowsToQuery(rows))).toBe('temperature>20;name=="A;B"')
     expect(buildQuery(rowsToQuery([rows[0]]))).toBe('temperature>20')
-    expect(queryRowsSchema.safeParse([{ attribute: 'x) | (y', operator: '==', value: 1 }]).success).toBe(false)
+    expect(queryRowsSchema.safeParse([{ attribute: 'x) | (y', operator: 'eq', value: 1 }]).success).toBe(false)
+    // Rows store operators by name (GraphQL enum values); the symbol is not a stored value.
+    expect(queryRowsSchema.safeParse([{ attribute: 'x', operator: '==', value: 1 }]).success).toBe(false)
     expect(queryRowsSchema.safeParse([{ attribute: 'x', operator: 'LIKE', value: 1 }]).success).toBe(false)
     expect(queryRowsSchema.safeParse([]).success).toBe(false)
   })

@@ -3,6 +3,8 @@ import { type CollectionBeforeChangeHook, ValidationError } from 'payload'
 import { NgsiError } from '@/ngsi'
 import { brokerClient } from '@/utilities/broker'
 
+import { validContextUrl, validEntityType, validTenant } from '../validators'
+
 type FieldError = { path: string; message: string }
 
 interface LayerDraft {
@@ -53,9 +55,25 @@ async function brokerErrors(layer: LayerDraft): Promise<FieldError[]> {
   }
 }
 
+/**
+ * Collection hooks run before Payload's field validation: the values sent to the broker are
+ * checked here first, so an invalid tenant or a private @context URL never reaches it.
+ */
+function brokerBoundErrors(layer: LayerDraft): FieldError[] {
+  const checks: [string, unknown, (value: unknown) => true | string][] = [
+    ['entityType', layer.entityType, validEntityType],
+    ['source.tenant', layer.source?.tenant, validTenant],
+    ['source.contextUrl', layer.source?.contextUrl, validContextUrl],
+  ]
+  return checks.flatMap(([path, value, validate]) => {
+    const result = validate(value)
+    return result === true ? [] : [{ path, message: result }]
+  })
+}
+
 export const validateAgainstBroker: CollectionBeforeChangeHook = async ({ data, originalDoc, req }) => {
   const layer = { ...originalDoc, ...data } as LayerDraft
-  const errors = crossFieldErrors(layer)
+  const errors = [...brokerBoundErrors(layer), ...crossFieldErrors(layer)]
   if (errors.length === 0) errors.push(...(await brokerErrors(layer)))
   if (errors.length > 0) throw new ValidationError({ collection: 'map-layers', errors }, req.t)
   return data

@@ -1,0 +1,22 @@
+import { env } from '@/env'
+import { TENANT_NAME } from '@/fields/patterns'
+import { outboundUrlProblem } from '@/utilities/outboundUrl'
+
+type Validation = (value: unknown) => true | string
+
+const isEmpty = (value: unknown) => value === null || value === undefined || value === ''
+
+export const matches =
+  (pattern: RegExp, message: string): Validation =>
+  (value) =>
+    isEmpty(value) || (typeof value === 'string' && pattern.test(value)) ? true : message
+
+export const validEntityType = matches(/^[A-Za-z][\w.:/#-]*$/, 'An NGSI-LD entity type such as WeatherObserved')
+export const validTenant = matches(TENANT_NAME, 'Letters, digits, - and _ only')
+
+/** The broker receives this URL in a Link header and may fetch it: public http(s) hosts only, unless the operator allows private ones. */
+export const validContextUrl: Validation = (value) => {
+  if (isEmpty(value)) return true
+  if (typeof value !== 'string' || value.length > 2000 || !/^https?:\/\/\S+$/.test(value)) return 'An http(s) URL of a JSON-LD @context'
+  return outboundUrlProblem(value, env().ALLOW_PRIVATE_OUTBOUND_HOSTS) ?? true
+}

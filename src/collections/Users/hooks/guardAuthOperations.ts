@@ -1,0 +1,72 @@
+import { APIError, type CollectionAfterOperationHook, type CollectionBeforeOperationHook, ValidationError } from 'payload'
+
+import { userIsAdmin } from '@/access'
+import { env } from '@/env'
+import { callerOf } from '@/utilities/rateLimits'
+
+import { passwordProblem } from '../password'
+import { isCrossSite, signInLimiters } from '../signInGuard'
+
+/** One answer whatever the reason, so refusals never tell which accounts exist. */
+export const SIGN_UP_REFUSED = 'This account could not be created. If it is yours, sign in or reset its password.'
+export const TOO_MANY_ATTEMPTS = 'Too many attempts; try again later'
+
+const ORIGIN_CHECKED = new Set(['login', 'create', 'forgotPassword', 'resetPassword'])
+
+const emailOf = (data: unknown) => (typeof (data as { email?: unknown })?.email === 'string' ? (data as { email: string }).email.trim().toLowerCase() : '')
+
+/**
+ * Before sign-in, sign-up, password reset and password change:
+ * - browsers on other sites may not sign anyone in or up (login CSRF) — 403;
+ * - failed sign-ins and anonymous sign-ups spend per-client budgets (signInGuard) — 429;
+ * - a new password must pass `passwordProblem` — 400, for every caller, trusted server code included;
+ * - an anonymous sign-up with a taken email gets the same answer as any other refused sign-up.
+ */
+export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
+  const fromOutside = req.payloadAPI !== 'local'
+  const data = (args as { data?: Record<string, unknown> }).data
+
+  if (fromOutside && ORIGIN_CHECKED.has(operation) && isCrossSite(req.headers, env().PUBLIC_SERVER_URL)) {
+    throw new APIError('Requests from other sites may not sign in or create accounts', 403, undefined, true)
+  }
+
+  const password = data?.password
+  if ((operation === 'create' || operation === 'update' || operation === 'resetPassword') && typeof password === 'string') {
+    const problem = passwordProblem(password)
+    if (problem) throw new ValidationError({ collection: 'users', errors: [{ path: 'password', message: problem }] })
+  }
+
+  if (!fromOutside) return args
+  const client = callerOf(req.headers)
+  const limiters = signInLimiters()
+
+  if (operation === 'login') {
+    const [perAccount, perClient] = await Promise.all([
+      limiters.failuresPerAccountAndClient.consume(`${emailOf(data)}|${client}`),
+      limiters.failuresPerClient.consume(client),
+    ])
+    if (!perAccount.allowed || !perClient.allowed) throw new APIError(TOO_MANY_ATTEMPTS, 429, undefined, true)
+  }
+
+  if (operation === 'create' && !userIsAdmin(req.user)) {
+    if (!(await limiters.signUpsPerClient.consume(client)).allowed) throw new APIError(TOO_MANY_ATTEMPTS, 429, undefined, true)
+    const email = emailOf(data)
+    if (email) {
+      const { totalDocs } = await req.payload.count({ collection: 'users', where: { email: { equals: email } }, overrideAccess: true, req })
+      if (totalDocs > 0) throw new APIError(SIGN_UP_REFUSED, 400, undefined, true)
+    }
+  }
+  return args
+}
+
+/** A successful sign-in gives back what it spent: only failures count against the budgets. */
+export const refundSuccessfulSignIn: CollectionAfterOperationHook = async ({ args, operation, req, result }) => {
+  if (operation !== 'login' || req.payloadAPI === 'local' || !result) return result
+  const client = callerOf(req.headers)
+  const limiters = signInLimiters()
+  await Promise.all([
+    limiters.failuresPerAccountAndClient.refund(`${emailOf((args as { data?: unknown }).data)}|${client}`),
+    limiters.failuresPerClient.refund(client),
+  ])
+  return result
+}

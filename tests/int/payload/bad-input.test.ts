@@ -1,0 +1,74 @@
+import { rmSync } from 'node:fs'
+import path from 'node:path'
+
+import { GRAPHQL_POST } from '@payloadcms/next/routes'
+import type { Payload } from 'payload'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { env } from '@/env'
+
+import { startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+
+let payload: Payload
+let baseUrl: string
+let closeServer: () => Promise<void>
+
+beforeAll(async () => {
+  const started = await startPayload()
+  payload = started.payload
+  const server = await startHttpServer(started.config, { '/api/graphql': GRAPHQL_POST(started.config) })
+  baseUrl = server.url
+  closeServer = server.close
+})
+
+afterAll(async () => {
+  await closeServer?.()
+})
+
+const get = (route: string) => fetch(`${baseUrl}${route}`)
+
+describe('hostile REST and GraphQL input is a 4xx, never a 500', () => {
+  it.each(['/api/posts/abc', '/api/posts/1%20OR%201=1', '/api/pages/99999999999999999999'])('%s is not found', async (route) => {
+    expect([400, 404]).toContain((await get(route)).status)
+  })
+
+  it.each(['/api/posts?page=99999999999999999999', '/api/posts?page=-3', '/api/posts?limit=-1', '/api/posts?where[title][in][x]=1'])(
+    '%s is a 400',
+    async (route) => {
+      const response = await get(route)
+      expect(response.status, await response.text()).toBe(400)
+    },
+  )
+
+  it('caps limit at 100 for REST and GraphQL', async () => {
+    expect((await (await get('/api/categories?limit=100000000')).json()).limit).toBe(100)
+    expect((await (await get('/api/categories?limit=0')).json()).limit).toBe(100)
+    const gql = await fetch(`${baseUrl}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ Categories(limit: 100000000) { limit } }' }),
+    })
+    expect((await gql.json()).data.Categories.limit).toBe(100)
+  })
+
+  it('refuses a deeply nested sign-up body and stores nothing', async () => {
+    const email = `nested-${Date.now()}@example.org`
+    const body = `{"email":"${email}","password":"Nested-passphrase-2026","name":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`
+    const response = await fetch(`${baseUrl}/api/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    expect([400, 413]).toContain(response.status)
+    expect((await payload.count({ collection: 'users', where: { email: { equals: email } } })).totalDocs).toBe(0)
+  })
+
+  it('answers a media file missing on disk with a 404', async () => {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0b5cad' } }).png().toBuffer()
+    const doc = await payload.create({
+      collection: 'media',
+      data: { alt: 'Soon gone' },
+      file: { data: png, mimetype: 'image/png', name: `gone-${Date.now()}.png`, size: png.length },
+    })
+    rmSync(path.resolve(env().MEDIA_DIR, doc.filename!))
+    expect((await get(`/api/media/file/${doc.filename}`)).status).toBe(404)
+  })
+})

@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+
+import { expectRefusal } from './http'
+import { type AppServer, freshPostgresDatabase, startAppServer } from './servers'
+
+// Two production processes on one empty database per engine (PostgreSQL ones share Redis), behind
+// a trusted proxy so each case can speak as a different client (X-Forwarded-For).
+const engines = ['sqlite', ...(process.env.TEST_POSTGRES_URI ? ['postgres'] : [])] as const
+const PASSWORD = 'Race-passphrase-2026'
+
+type Pair = { a: AppServer; b: AppServer; cleanup: () => Promise<void> }
+
+async function startPair(engine: (typeof engines)[number]): Promise<Pair> {
+  const brokerUrl = inject('securityBrokerUrl')
+  let databaseUri: string
+  let drop: () => Promise<void>
+  // One secret for both processes: a token signed by one is honoured by the other.
+  const env: Record<string, string> = { TRUST_PROXY: 'true', ALLOW_SIGNUP: 'true', APP_SECRET: randomBytes(32).toString('hex') }
+  if (engine === 'sqlite') {
+    const file = path.join(os.tmpdir(), `citydash-sec-signin-${process.pid}-${Date.now()}.db`)
+    databaseUri = `file:${file}`
+    drop = async () => rmSync(file, { force: true })
+  } else {
+    const database = await freshPostgresDatabase('signin')
+    databaseUri = database.uri
+    drop = database.drop
+    Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `citydash-sec-signin-${process.pid}-${Date.now()}:` })
+  }
+  // One after the other: both migrate the same database before serving it.
+  const a = await startAppServer({ databaseUri, brokerUrl, env })
+  const b = await startAppServer({ databaseUri, brokerUrl, env })
+  return { a, b, cleanup: async () => (a.stop(), b.stop(), await drop()) }
+}
+
+const post = (server: AppServer, route: string, body: unknown, client: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.baseUrl}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.baseUrl, 'x-forwarded-for': client, ...headers },
+    body: JSON.stringify(body),
+  })
+
+// One pair per engine, shared by this file's areas (each start costs ~15-30 s); stopped at the end.
+const pairs = new Map<string, Promise<Pair>>()
+const pairFor = (engine: (typeof engines)[number]) => {
+  if (!pairs.has(engine)) pairs.set(engine, startPair(engine))
+  return pairs.get(engine)!
+}
+afterAll(async () => {
+  for (const pair of pairs.values()) await (await pair).cleanup()
+})
+/** The admin the race produced, per engine: the V3 cases sign in as it. */
+const adminsByEngine = new Map<string, string>()
+
+const signIn = (server: AppServer, email: string, password: string, client: string) => post(server, '/api/users/login', { email, password }, client)
+
+describe.each(engines)('V2 Authentication: first admin, throttles and passwords (%s, two processes on one database)', (engine) => {
+  let pair: Pair
+  let adminEmail: string
+  let adminToken: string
+
+  beforeAll(async () => {
+    pair = await pairFor(engine)
+  })
+
+  const users = async () => {
+    const response = await fetch(`${pair.a.baseUrl}/api/users?limit=100&depth=0`, { headers: { authorization: `JWT ${adminToken}` } })
+    const text = await response.text()
+    expect(response.status, text).toBe(200)
+    return JSON.parse(text).docs as { email: string; role: string }[]
+  }
+
+  it('refuses a weak first admin password and stores nothing', async () => {
+    for (const password of ['abc', 'password1234', 'qwertyuiop123']) {
+      const response = await post(pair.a, '/api/users/first-register', { email: 'weak@example.org', password, confirmPassword: password }, '192.0.2.1')
+      expect(await expectRefusal(response, 400)).toMatch(/password/i)
+    }
+    // Still empty: the next sign-up becomes the admin.
+    const probe = await fetch(`${pair.a.baseUrl}/api/users/init`)
+    expect((await probe.json()).initialized).toBe(false)
+  })
+
+  it('makes exactly one admin out of 12 racing sign-ups on two processes', async () => {
+    const attempts = Array.from({ length: 12 }, (_, index) => {
+      const server = index % 2 === 0 ? pair.a : pair.b
+      const route = index % 3 === 0 ? '/api/users' : '/api/users/first-register'
+      const email = `racer-${index}@example.org`
+      return post(server, route, { email, password: PASSWORD, confirmPassword: PASSWORD, name: `Racer ${index}` }, `198.51.100.${index + 1}`).then(
+        async (response) => ({ email, status: response.status, body: await response.text() }),
+      )
+    })
+    const results = await Promise.all(attempts)
+    for (const result of results) expect(result.status, result.body).toBeLessThan(500)
+    const admins = results.filter((result) => result.status < 300 && /"role":"admin"/.test(result.body))
+    expect(admins.map((result) => result.email)).toHaveLength(1)
+    adminEmail = admins[0]!.email
+    adminsByEngine.set(engine, adminEmail)
+    const login = await signIn(pair.b, adminEmail, PASSWORD, '198.51.100.200')
+    const loginText = await login.text()
+    expect(login.status, loginText).toBe(200)
+    adminToken = JSON.parse(loginText).token
+    const stored = await users()
+    expect(stored.filter((user) => user.role === 'admin').map((user) => user.email)).toEqual([adminEmail])
+    // Every stored account was answered with a success; refused ones left nothing behind.
+    const created = results.filter((result) => result.status < 300).map((result) => result.email)
+    expect(stored.map((user) => user.email).sort()).toEqual(created.sort())
+  })
+
+  it('answers a wrong password and an unknown account alike', async () => {
+    const known = await signIn(pair.a, adminEmail, 'Not-the-password-2026', '203.0.113.1')
+    const unknown = await signIn(pair.a, 'nobody-here@example.org', 'Not-the-password-2026', '203.0.113.1')
+    expect(known.status).toBe(401)
+    expect(unknown.status).toBe(401)
+    const [knownText, unknownText] = [await known.text(), await unknown.text()]
+    expect(knownText).toMatch(/incorrect/)
+    expect(unknownText).toBe(knownText)
+  })
+
+  it('stops an attacker guessing the admin password without locking the admin out elsewhere', async () => {
+    const attacker = '203.0.113.66'
+    const statuses: number[] = []
+    for (let attempt = 0; attempt < 8; attempt++) {
+      // Alternating processes: the count is shared (database-independent: in Redis on PostgreSQL runs).
+      const server = engine === 'postgres' && attempt % 2 ? pair.b : pair.a
+      const response = await signIn(server, adminEmail, `Guess-${attempt}-passphrase`, attacker)
+      statuses.push(response.status)
+      await response.text()
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
+    expect(statuses.slice(5)).toEqual([429, 429, 429])
+    // Even the right password is refused from the attacker's address…
+    const fromAttacker = await signIn(pair.a, adminEmail, PASSWORD, attacker)
+    expect(await expectRefusal(fromAttacker, 429)).not.toMatch(/token/)
+    expect(fromAttacker.headers.get('set-cookie')).toBeNull()
+    // …while the admin, elsewhere, signs in.
+    const fromAdmin = await signIn(pair.a, adminEmail, PASSWORD, '198.51.100.77')
+    expect(fromAdmin.status).toBe(200)
+  })
+
+  it('throttles one client guessing across many accounts', async () => {
+    const client = '203.0.113.99'
+    let refused = 0
+    for (let attempt = 0; attempt < 35; attempt++) {
+      const response = await signIn(pair.a, `spray-${attempt}@example.org`, 'Spray-passphrase-2026', client)
+      if (response.status === 429) refused++
+      else expect(response.status).toBe(401)
+      await response.text()
+    }
+    expect(refused).toBeGreaterThanOrEqual(5)
+  })
+
+  it('throttles sign-ups from one client and stores none of the refused ones', async () => {
+    const client = '203.0.113.150'
+    const results: { email: string; status: number }[] = []
+    for (let index = 0; index < 13; index++) {
+      const email = `burst-${engine}-${index}@example.org`
+      const response = await post(pair.b, '/api/users', { email, password: PASSWORD }, client)
+      await response.text()
+      results.push({ email, status: response.status })
+    }
+    expect(results.filter((result) => result.status === 201)).toHaveLength(10)
+    expect(results.slice(10).map((result) => result.status)).toEqual([429, 429, 429])
+    const stored = new Set((await users()).map((user) => user.email))
+    for (const { email, status } of results) expect(stored.has(email), email).toBe(status === 201)
+  })
+
+  it('gives one generic answer to a sign-up with a taken email', async () => {
+    const response = await post(pair.a, '/api/users', { email: adminEmail, password: 'Another-passphrase-2026' }, '203.0.113.151')
+    const text = await expectRefusal(response, 400)
+    expect(text).toMatch(/could not be created/)
+    expect(text).not.toMatch(/already|registered|exists|unique/i)
+    // The admin's password is untouched.
+    expect((await signIn(pair.a, adminEmail, PASSWORD, '198.51.100.78')).status).toBe(200)
+  })
+
+  it('refuses breached and short passwords on sign-up and on change', async () => {
+    const email = `weak-${engine}@example.org`
+    for (const password of ['short-pass', 'password1234', 'qwertyuiop123']) {
+      const response = await post(pair.a, '/api/users', { email, password }, '203.0.113.152')
+      await expectRefusal(response, 400)
+    }
+    expect((await users()).some((user) => user.email === email)).toBe(false)
+    const me = await (await fetch(`${pair.a.baseUrl}/api/users/me`, { headers: { authorization: `JWT ${adminToken}` } })).json()
+    const change = await fetch(`${pair.a.baseUrl}/api/users/${me.user.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `JWT ${adminToken}`, origin: pair.a.baseUrl },
+      body: JSON.stringify({ password: 'abc' }),
+    })
+    await expectRefusal(change, 400)
+    expect((await signIn(pair.a, adminEmail, PASSWORD, '198.51.100.79')).status).toBe(200)
+  })
+})
+
+describe.each(engines)('V3 Session management: no sign-in from other sites (%s)', (engine) => {
+  let pair: Pair
+  beforeAll(async () => {
+    pair = await pairFor(engine)
+  })
+
+  it.each([
+    { origin: 'https://evil.example' },
+    { origin: 'null' },
+    { 'sec-fetch-site': 'cross-site', origin: '' },
+  ])('refuses a login whose browser says %o, and sets no cookie', async (headers) => {
+    const clean = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== ''))
+    const response = await fetch(`${pair.a.baseUrl}/api/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.10', ...clean },
+      body: JSON.stringify({ email: adminsByEngine.get(engine), password: PASSWORD }),
+    })
+    expect(await expectRefusal(response, 403)).not.toMatch(/token/)
+    expect(response.headers.get('set-cookie')).toBeNull()
+  })
+
+  it('refuses a cross-site sign-up and stores nothing', async () => {
+    const email = `csrf-new-${engine}@example.org`
+    const response = await post(pair.a, '/api/users', { email, password: PASSWORD }, '192.0.2.11', { origin: 'https://evil.example' })
+    await expectRefusal(response, 403)
+    const again = await post(pair.a, '/api/users', { email, password: PASSWORD }, '192.0.2.11')
+    // Not stored by the refused request: the same-site one creates it.
+    expect(again.status).toBe(201)
+  })
+})
