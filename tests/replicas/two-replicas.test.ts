@@ -116,7 +116,7 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
     }
   })
 
-  it('show on one an editor’s save on the other at once, and load the layer’s new shape once', async () => {
+  it('show on one an editor’s save on the other: the document at once, the layer data within seconds, loaded once', async () => {
     const editorToken = await login(replicas.a.baseUrl, accounts.editor)
     const layerId = await createLayer('replicas before save', editorToken)
     expect((await features(replicas.b, layerId)).status).toBe(200)
@@ -130,15 +130,19 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
 
     const read = await fetch(`${replicas.b.baseUrl}/api/map-layers/${layerId}?depth=0`)
     expect(((await read.json()) as { name: string }).name).toBe('replicas after save')
+    // Layer data follows within the layer documents' 5 s in-process cache (src/utilities/layers.ts), loaded once.
     const before = entityRequestsOf().length
-    const [onA, onB] = await Promise.all([features(replicas.a, layerId), features(replicas.b, layerId)])
-    expect([onA.status, onB.status]).toEqual([200, 200])
-    const body = (await onB.json()) as { features: { properties: Record<string, unknown> }[] }
-    expect(body.features[0]!.properties).toHaveProperty('airQualityLevel')
-    expect(onA.headers.get('etag')).toBe(onB.headers.get('etag'))
+    const newShape = async (server: AppServer) => {
+      const answer = await features(server, layerId)
+      const body = (await answer.json()) as { features: { properties: Record<string, unknown> }[] }
+      return answer.status === 200 && 'airQualityLevel' in body.features[0]!.properties ? answer.headers.get('etag') : undefined
+    }
+    await expect.poll(() => newShape(replicas.b), { timeout: 7_000, interval: 250 }).toBeTruthy()
+    await expect.poll(() => newShape(replicas.a), { timeout: 7_000, interval: 250 }).toBe(await newShape(replicas.b))
     const pages = entityRequestsOf()
       .slice(before)
       .map((request) => request.url.search)
+    expect(pages.length).toBeGreaterThan(0)
     expect(new Set(pages).size).toBe(pages.length)
   })
 
