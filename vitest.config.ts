@@ -90,6 +90,19 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // Two production servers on one PostgreSQL and one Redis (skipped without both); reuses e2e's build.
+          name: 'replicas',
+          include: ['tests/replicas/**/*.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 120_000,
+          // Builds the production bundle first unless it is current.
+          hookTimeout: 900_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',

@@ -71,6 +71,12 @@ export function createMemoryCache({ maxEntries, maxBytes }: MemoryCacheOptions):
         async release() {
           if (locks.get(key)?.token === token) locks.delete(key)
         },
+        async extend(extendMs) {
+          const current = locks.get(key)
+          if (current?.token !== token || current.expiresAt <= Date.now()) return false
+          current.expiresAt = Date.now() + Math.max(1, extendMs)
+          return true
+        },
       }
     },
     async close() {

@@ -61,6 +61,8 @@ export function decodeEntry(raw: Buffer): CacheEntry {
 
 // Deletes the lock only if it is still ours (it may have expired and been taken by another replica).
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`
+// Pushes the lock's expiry only while it is still ours.
+const EXTEND_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`
 
 /**
  * A cache shared by every replica. A Redis outage never breaks a request: reads are misses,
@@ -123,9 +125,15 @@ export function createRedisCache(options: RedisCacheOptions): Cache {
         'unavailable' as const,
       )
       if (outcome === 'held') return null
-      if (outcome === 'unavailable') return { release: async () => {} }
+      if (outcome === 'unavailable') return { release: async () => {}, extend: async () => true }
       let released = false
       return {
+        async extend(extendMs) {
+          if (released) return false
+          // Redis unavailable: keep working as with a fail-open lock.
+          const extended = await attempt(() => client.eval(EXTEND_SCRIPT, 1, lockKey(key), token, Math.max(1, Math.ceil(extendMs))), 1)
+          return extended === 1
+        },
         async release() {
           if (released) return
           released = true

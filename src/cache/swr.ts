@@ -1,4 +1,4 @@
-import { describeError, type Cache, type CacheEntry, type CacheLogger } from './types'
+import { describeError, type Cache, type CacheEntry, type CacheLock, type CacheLogger } from './types'
 
 /**
  * Stale-while-revalidate over any `Cache`.
@@ -11,8 +11,8 @@ import { describeError, type Cache, type CacheEntry, type CacheLogger } from './
  * - stale: returned at once; one background refresh starts (one per key per process, and across
  *   replicas only the one holding the store lock refreshes).
  * - older, or absent: loaded now. Concurrent callers for the same key share one loader call; across
- *   replicas the lock holder loads while the others poll the store briefly for its result, then
- *   load themselves if nothing came. If loading fails and a last-good value is still kept, that value
+ *   replicas the lock holder loads (renewing its lock) while the others wait for the lock to be
+ *   released or to lapse (a dead holder), then use the stored result or load themselves. If loading fails and a last-good value is still kept, that value
  *   is returned with state 'stale-error' and the error; otherwise the error is thrown.
  */
 
@@ -43,9 +43,15 @@ export type SwrOptions<V> = {
   now?: () => number
   /** Serialisation of values; JSON by default (an undefined value is stored as null). */
   codec?: SwrCodec<V>
-  /** How long the cross-replica refresh lock lives; longer than a normal load. Default 10 s. */
+  /**
+   * How long the cross-replica load lock lives unless renewed; its holder renews it every third of
+   * that while loading, so this bounds how long a dead holder blocks the others. Default 10 s.
+   */
   lockTtlMs?: number
-  /** How long a replica that lost the lock waits for the winner's value before loading itself. Default 2 s. */
+  /**
+   * How long a replica that lost the lock waits for the holder's load before loading itself. Long by
+   * default (120 s), so one broker load serves every replica even for layers that take a minute.
+   */
   waitForPeerMs?: number
   pollIntervalMs?: number
   /**
@@ -83,7 +89,7 @@ export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
   const now = options.now ?? Date.now
   const codec = (options.codec ?? jsonCodec) as SwrCodec<V>
   const lockTtlMs = options.lockTtlMs ?? 10_000
-  const waitForPeerMs = options.waitForPeerMs ?? 2_000
+  const waitForPeerMs = options.waitForPeerMs ?? 120_000
   const pollIntervalMs = options.pollIntervalMs ?? 50
   const cooldownMs = (options.errorCooldownSeconds ?? 0) * 1000
   const logger = options.logger ?? console
@@ -135,8 +141,10 @@ export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
 
   /**
    * Loads under the store lock. A background refresh that loses the lock leaves the work to its
-   * holder (undefined). A foreground load that loses it polls for the holder's result, takes the lock
-   * if the holder gives up, and after waitForPeerMs loads on its own.
+   * holder (undefined). A foreground load that loses it polls the lock: when the holder releases it
+   * (its value stored, or its load failed) this one takes it and uses the stored value or loads; a
+   * holder that died lets its lock lapse within lockTtlMs. After waitForPeerMs it loads on its own.
+   * Polling the lock rather than the entry keeps a big stale entry from being re-read every poll.
    */
   async function load(key: string, loader: () => Promise<V>, previous: Loaded<V> | undefined, background: boolean) {
     let lock = await cache.tryLock(key, lockTtlMs)
@@ -145,11 +153,10 @@ export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
       const deadline = Date.now() + waitForPeerMs
       while (!lock && Date.now() < deadline) {
         await sleep(pollIntervalMs)
-        const current = await read(key)
-        if (newer(current, previous)) return current
         lock = await cache.tryLock(key, lockTtlMs)
       }
     }
+    const stopRenewing = lock ? keepHeld(key, lock) : undefined
     try {
       if (lock) {
         // Another replica may have stored a value between our read and taking the lock.
@@ -161,8 +168,22 @@ export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
       if (cooldownMs > 0) rememberFailure(key, error)
       throw error
     } finally {
+      stopRenewing?.()
       await lock?.release()
     }
+  }
+
+  /** Renews a held lock every third of its TTL, so a load longer than lockTtlMs keeps it to the end. */
+  function keepHeld(key: string, lock: CacheLock): () => void {
+    const timer = setInterval(() => {
+      void lock.extend(lockTtlMs).then((held) => {
+        if (held) return
+        clearInterval(timer)
+        logger.warn(`cache: lost the load lock of a key during a load; another replica may load it too (${key.length} chars)`)
+      })
+    }, Math.max(1, Math.floor(lockTtlMs / 3)))
+    timer.unref()
+    return () => clearInterval(timer)
   }
 
   /** One load per key at a time in this process: later callers join the running one. */

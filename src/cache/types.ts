@@ -12,8 +12,11 @@ export type CacheEntry = {
   meta?: Record<string, JsonValue>
 }
 
-/** A held lock; release is idempotent and never throws. */
-export type CacheLock = { release(): Promise<void> }
+/**
+ * A held lock; release is idempotent and never throws. `extend` pushes its expiry ttlMs from now
+ * and answers false when the lock was lost (expired and taken by someone else, or released).
+ */
+export type CacheLock = { release(): Promise<void>; extend(ttlMs: number): Promise<boolean> }
 
 export interface Cache {
   readonly kind: 'memory' | 'redis'

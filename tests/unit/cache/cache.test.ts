@@ -124,6 +124,20 @@ describe.each(backends)('$name cache', (backend) => {
       expect(await cache.tryLock('k', 5_000)).toBeNull()
     })
 
+    it('extends a held lock past its first expiry, and never one it lost', async () => {
+      const lock = await cache.tryLock('x', 150)
+      await sleep(100)
+      expect(await lock?.extend(300)).toBe(true)
+      await sleep(120) // past the first 150 ms
+      expect(await cache.tryLock('x', 5_000)).toBeNull()
+      await sleep(250) // past the extension
+      const next = await cache.tryLock('x', 5_000)
+      expect(next).not.toBeNull()
+      expect(await lock?.extend(5_000)).toBe(false)
+      await next?.release()
+      expect(await next?.extend(5_000)).toBe(false)
+    })
+
     it('keeps a lock separate from the entry of the same key', async () => {
       await cache.set('k', { value: 'v', storedAt: 1 }, 60)
       const lock = await cache.tryLock('k', 5_000)
@@ -370,6 +384,31 @@ describe('two replicas sharing Redis', () => {
     expect(await a).toEqual(new Error('replica A upstream error'))
     expect(b).toMatchObject({ value: 'from b', state: 'miss' })
     expect(Date.now() - started).toBeLessThan(1_000)
+  })
+
+  it('make one loader call between them when the load outlasts the lock TTL', async () => {
+    const options = { freshSeconds: 10, staleSeconds: 10, lockTtlMs: 150, pollIntervalMs: 20 }
+    const swrA = createSwrCache<string>({ cache: replica(), ...options })
+    const swrB = createSwrCache<string>({ cache: replica(), ...options })
+    const loader = countingLoader(700) // over four lock TTLs: the holder must renew its lock
+    const a = swrA.getOrLoad('slow', loader)
+    await sleep(30)
+    const b = await swrB.getOrLoad('slow', loader)
+    expect(loader).toHaveBeenCalledTimes(1)
+    expect(b).toMatchObject({ value: 'value-1', state: 'miss' })
+    expect((await a).value).toBe('value-1')
+  })
+
+  it('wait no longer than the lock TTL for a holder that died', async () => {
+    const holder = replica()
+    const lock = await holder.tryLock('k', 300) // taken, then its process died: never released nor renewed
+    expect(lock).not.toBeNull()
+    const swr = createSwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
+    const started = Date.now()
+    expect(await swr.getOrLoad('k', async () => 'self')).toMatchObject({ value: 'self', state: 'miss' })
+    const waited = Date.now() - started
+    expect(waited).toBeGreaterThanOrEqual(250)
+    expect(waited).toBeLessThan(1_500)
   })
 
   it('load themselves when the lock holder takes too long', async () => {

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto'
+import path from 'node:path'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { freePort, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { startCountingProxy } from '../int/helpers/countingProxy'
+import { accounts, createAccounts, login } from '../security/accounts'
+import { type AppServer, freshPostgresDatabase, startAppServer } from '../security/servers'
+
+/*
+ * Two production servers behind one imaginary load balancer: one PostgreSQL database, one Redis
+ * (same key prefix), one APP_SECRET. The demo broker sits behind a counting proxy, so every broker
+ * request of either replica is seen.
+ */
+const configured = Boolean(process.env.TEST_POSTGRES_URI && process.env.REDIS_URL)
+
+type Replicas = { a: AppServer; b: AppServer }
+
+describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () => {
+  let replicas: Replicas
+  let brokerUrl: string
+  let proxy: Awaited<ReturnType<typeof startCountingProxy>>
+  let dropDatabase: () => Promise<void>
+  let adminToken: string
+
+  const setFault = (fault: 'slow' | null, delayMs?: number) =>
+    fetch(`${brokerUrl}/__demo/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault, delayMs }) })
+
+  async function createLayer(name: string, token = adminToken, on = replicas.a) {
+    const response = await fetch(`${on.baseUrl}/api/map-layers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `JWT ${token}`, origin: on.baseUrl },
+      body: JSON.stringify({ name, entityType: 'AirQualityObserved', attributes: ['name', 'no2'], public: true, refreshSeconds: 300, maxFeatures: 5000 }),
+    })
+    expect(response.status).toBe(201)
+    return ((await response.json()) as { doc: { id: number } }).doc.id
+  }
+
+  const features = (server: AppServer, layerId: number) => fetch(`${server.baseUrl}/api/layers/${layerId}/features`)
+  const entityRequestsOf = (layerType = 'AirQualityObserved') =>
+    proxy.entityRequests().filter((request) => request.url.searchParams.get('type')?.includes(layerType))
+
+  beforeAll(async () => {
+    const brokerPort = await freePort()
+    brokerUrl = `http://127.0.0.1:${brokerPort}`
+    startProcess(path.join('node_modules', '.bin', 'tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--entities', '3000'], { quiet: true })
+    await waitForUrl(`${brokerUrl}/version`, { timeoutMs: 30_000, accept: () => true })
+    proxy = await startCountingProxy(brokerUrl)
+
+    const database = await freshPostgresDatabase('replicas')
+    dropDatabase = database.drop
+    const shared = {
+      APP_SECRET: randomBytes(32).toString('hex'),
+      REDIS_URL: process.env.REDIS_URL!,
+      REDIS_KEY_PREFIX: `citydash-replicas-${process.pid}-${Date.now()}:`,
+      LOG_LEVEL: 'error',
+    }
+    const a = await startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared })
+    const b = await startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared })
+    replicas = { a, b }
+    await createAccounts(a.baseUrl)
+    adminToken = await login(a.baseUrl, accounts.admin)
+  })
+
+  afterAll(async () => {
+    replicas?.a.stop()
+    replicas?.b.stop()
+    await proxy?.close()
+    stopAll()
+    await dropDatabase?.()
+  })
+
+  it('load a cold layer from the broker once between them, however the requests are spread', async () => {
+    const layerId = await createLayer('replicas single flight')
+    const before = entityRequestsOf().length
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => features(i % 2 === 0 ? replicas.a : replicas.b, layerId)))
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200))
+    const bodies = await Promise.all(answers.map(async (answer) => (await answer.json()) as { features: unknown[] }))
+    expect(bodies[0]!.features.length).toBe(3000)
+    expect(new Set(answers.map((answer) => answer.headers.get('etag'))).size).toBe(1)
+
+    const load = entityRequestsOf().slice(before)
+    expect(load.length).toBeGreaterThan(0)
+    // One load: every page requested once; a second load would repeat the first page.
+    const pages = load.map((request) => request.url.search)
+    expect(new Set(pages).size).toBe(pages.length)
+
+    // Warm: neither replica asks the broker again.
+    const warm = await Promise.all([features(replicas.a, layerId), features(replicas.b, layerId)])
+    expect(warm.map((answer) => answer.status)).toEqual([200, 200])
+    expect(entityRequestsOf().length).toBe(before + load.length)
+  })
+
+  it('count rate limits across both', async () => {
+    // /api/geocode allows 30 requests per client per minute; the limit is counted before the query is read.
+    const statuses: number[] = []
+    for (let i = 0; i < 30; i++) statuses.push((await fetch(`${(i % 2 === 0 ? replicas.a : replicas.b).baseUrl}/api/geocode`)).status)
+    expect(statuses).not.toContain(429)
+    const overA = await fetch(`${replicas.a.baseUrl}/api/geocode`)
+    const overB = await fetch(`${replicas.b.baseUrl}/api/geocode`)
+    expect([overA.status, overB.status]).toEqual([429, 429])
+    expect(((await overB.json()) as { error: string }).error).toBeTruthy()
+  })
+
+  it('accept on one the session signed in on the other, and refuse a forged one on both', async () => {
+    const token = await login(replicas.a.baseUrl, accounts.editor)
+    const me = await fetch(`${replicas.b.baseUrl}/api/users/me`, { headers: { authorization: `JWT ${token}` } })
+    expect(me.status).toBe(200)
+    expect(((await me.json()) as { user: { email: string } | null }).user?.email).toBe(accounts.editor.email)
+
+    const forged = `${token.slice(0, -4)}AAAA`
+    for (const server of [replicas.a, replicas.b]) {
+      const answer = await fetch(`${server.baseUrl}/api/users/me`, { headers: { authorization: `JWT ${forged}` } })
+      expect(((await answer.json()) as { user: unknown }).user ?? null).toBeNull()
+    }
+  })
+
+  it('show on one an editor’s save on the other: the document at once, the layer data within seconds, loaded once', async () => {
+    const editorToken = await login(replicas.a.baseUrl, accounts.editor)
+    const layerId = await createLayer('replicas before save', editorToken)
+    expect((await features(replicas.b, layerId)).status).toBe(200)
+
+    const saved = await fetch(`${replicas.a.baseUrl}/api/map-layers/${layerId}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `JWT ${editorToken}`, origin: replicas.a.baseUrl },
+      body: JSON.stringify({ name: 'replicas after save', attributes: ['name', 'no2', 'airQualityLevel'] }),
+    })
+    expect(saved.status).toBe(200)
+
+    const read = await fetch(`${replicas.b.baseUrl}/api/map-layers/${layerId}?depth=0`)
+    expect(((await read.json()) as { name: string }).name).toBe('replicas after save')
+    // Layer data follows within the layer documents' 5 s in-process cache (src/utilities/layers.ts), loaded once.
+    const before = entityRequestsOf().length
+    const newShape = async (server: AppServer) => {
+      const answer = await features(server, layerId)
+      const body = (await answer.json()) as { features: { properties: Record<string, unknown> }[] }
+      return answer.status === 200 && 'airQualityLevel' in body.features[0]!.properties ? answer.headers.get('etag') : undefined
+    }
+    await expect.poll(() => newShape(replicas.b), { timeout: 7_000, interval: 250 }).toBeTruthy()
+    await expect.poll(() => newShape(replicas.a), { timeout: 7_000, interval: 250 }).toBe(await newShape(replicas.b))
+    const pages = entityRequestsOf()
+      .slice(before)
+      .map((request) => request.url.search)
+    expect(pages.length).toBeGreaterThan(0)
+    expect(new Set(pages).size).toBe(pages.length)
+  })
+
+  it('keep answering every request on one when the other is killed in the middle of a cold load', async () => {
+    const warmLayer = await createLayer('replicas warm')
+    expect((await features(replicas.b, warmLayer)).status).toBe(200)
+    const coldLayer = await createLayer('replicas cold')
+    await setFault('slow', 1_500)
+    try {
+      const before = entityRequestsOf().length
+      const onA = features(replicas.a, coldLayer).catch(() => 'killed' as const)
+      await expect.poll(() => entityRequestsOf().length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(before)
+      // B asks for the same layer while A holds the load lock, then A dies without releasing it.
+      const onB = features(replicas.b, coldLayer)
+      process.kill(-replicas.a.pid, 'SIGKILL')
+      expect(await onA).toBe('killed')
+
+      const started = Date.now()
+      const during = await Promise.all([
+        fetch(`${replicas.b.baseUrl}/api/map-layers?limit=1&depth=0`),
+        features(replicas.b, warmLayer),
+        fetch(`${replicas.b.baseUrl}/api/map-layers/${coldLayer}?depth=0`),
+      ])
+      expect(during.map((answer) => answer.status)).toEqual([200, 200, 200])
+      const cold = await onB
+      expect(cold.status).toBe(200)
+      expect(((await cold.json()) as { features: unknown[] }).features.length).toBe(3000)
+      // A dead holder's lock lapses (10 s); B then loads itself at the slowed broker.
+      expect(Date.now() - started).toBeLessThan(60_000)
+    } finally {
+      await setFault(null)
+    }
+  })
+})
