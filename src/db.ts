@@ -31,7 +31,14 @@ export function databaseAdapter(uri: string): DatabaseAdapterObj {
     case 'sqlite':
       // A fresh clone has no data/ folder: SQLite creates the file, not its folder.
       mkdirSync(path.dirname(uri.slice('file:'.length)), { recursive: true })
-      return sqliteAdapter({ client: { url: uri }, push: false, migrationDir: path.join(migrationsRoot, 'sqlite') })
+      return sqliteAdapter({
+        client: { url: uri },
+        push: false,
+        // Several processes may share the file (replicas, the jobs runner, a migration): wait for
+        // a writer instead of failing with SQLITE_BUSY, which answered racing sign-ups with a 500.
+        busyTimeout: 10_000,
+        migrationDir: path.join(migrationsRoot, 'sqlite'),
+      })
     case 'postgres':
       return postgresAdapter({
         pool: { connectionString: uri, max: 10, connectionTimeoutMillis: 5_000 },
