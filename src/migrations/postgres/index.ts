@@ -3,6 +3,7 @@ import * as migration_20261123_083421_map_layers from './20261123_083421_map_lay
 import * as migration_20261123_095032_dashboard_blocks from './20261123_095032_dashboard_blocks';
 import * as migration_20261123_101055_ai_drafts_questions from './20261123_101055_ai_drafts_questions';
 import * as migration_20261123_183806_ai_model_chain from './20261123_183806_ai_model_chain';
+import * as migration_20261123_191859_map_basemaps_weather from './20261123_191859_map_basemaps_weather';
 
 export const migrations = [
   {
@@ -28,6 +29,11 @@ export const migrations = [
   {
     up: migration_20261123_183806_ai_model_chain.up,
     down: migration_20261123_183806_ai_model_chain.down,
-    name: '20261123_183806_ai_model_chain'
+    name: '20261123_183806_ai_model_chain',
+  },
+  {
+    up: migration_20261123_191859_map_basemaps_weather.up,
+    down: migration_20261123_191859_map_basemaps_weather.down,
+    name: '20261123_191859_map_basemaps_weather'
   },
 ];
