@@ -262,7 +262,8 @@ describe('basemaps, markers, address search and weather', () => {
     await page.locator('.map-frame[aria-busy="false"]').nth(1).waitFor({ timeout: 60_000 })
     await page.getByRole('button', { name: 'Show as table' }).click()
     await page.locator('.map-table').getByRole('row').filter({ hasText: HOSTILE_NAME }).first().getByRole('button', { name: 'Show on map' }).click()
-    await expect.poll(() => page.locator('.maplibregl-popup h3').textContent(), { timeout: 10_000 }).toBe(HOSTILE_NAME)
+    // Both maps show the air layer, so both open the feature's popup: read the one under the table.
+    await expect.poll(() => shapesMap(page).locator('.maplibregl-popup h3').textContent(), { timeout: 10_000 }).toBe(HOSTILE_NAME)
     expect(await page.locator('img[src="x"]').count()).toBe(0)
     expect(dialogs).toEqual([])
   })

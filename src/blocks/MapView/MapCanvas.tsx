@@ -2,7 +2,14 @@
 
 import 'maplibre-gl/dist/maplibre-gl.css'
 
-import type { DataDrivenPropertyValueSpecification, ExpressionSpecification, GeoJSONSource, MapLibreEvent, StyleSpecification } from 'maplibre-gl'
+import type {
+  DataDrivenPropertyValueSpecification,
+  ExpressionSpecification,
+  GeoJSONSource,
+  Map as MapInstance,
+  MapLibreEvent,
+  StyleSpecification,
+} from 'maplibre-gl'
 import { version as maplibreVersion } from 'maplibre-gl/package.json'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import {
@@ -75,6 +82,13 @@ const markerSize = (layer: DashboardLayer) => {
 }
 
 const isDataSource = (id: string | undefined) => Boolean(id?.startsWith('layer-'))
+
+function addMarkerImages(instance: MapInstance) {
+  for (const shape of MARKER_SHAPES) {
+    const id = markerImageId(shape)
+    if (!instance.hasImage(id)) instance.addImage(id, markerImage(shape), { sdf: true })
+  }
+}
 
 /** MapLibre gets a lean copy: the feature's index (to find the original) and its alert level. */
 function toSourceData(features: Feature[]) {
@@ -200,11 +214,11 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
       // Keyboard: the canvas takes focus; arrows pan, + and - zoom (MapLibre's handlers).
       onLoad={(event) => {
         event.target.getCanvas().setAttribute('aria-label', `${label}. Arrow keys pan, plus and minus zoom.`)
-        // Marker images are made here, not downloaded; a new style (the fallback) asks again.
-        event.target.on('styleimagemissing', ({ id }: { id: string }) => {
-          const shape = MARKER_SHAPES.find((name) => markerImageId(name) === id)
-          if (shape && !event.target.hasImage(id)) event.target.addImage(id, markerImage(shape), { sdf: true })
-        })
+        // Marker images are made here, not downloaded; a new style (the fallback) has none, so again.
+        const instance = event.target
+        addMarkerImages(instance)
+        instance.on('style.load', () => addMarkerImages(instance))
+        instance.on('styleimagemissing', () => addMarkerImages(instance))
       }}
     >
       {fallback !== undefined && (
