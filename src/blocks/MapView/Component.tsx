@@ -56,6 +56,8 @@ export function MapViewBlock(block: MapViewBlockData) {
       )}
       <div className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
         <MapCanvas
+          // Another city's own basemap is another map: start its basemap (and fallback timer) afresh.
+          key={JSON.stringify(basemap)}
           label={`Map: ${block.title}`}
           center={center}
           basemap={basemap}
