@@ -1,7 +1,8 @@
 /**
  * Marker shapes drawn in the browser as signed-distance-field images (MapLibre `addImage` with
  * `sdf: true`): one image per shape, tinted per feature with `icon-color` and outlined with
- * `icon-halo-*`, so no sprite is downloaded. The legend draws the same outlines as SVG.
+ * `icon-halo-*`, so no sprite is downloaded. Circles use MapLibre's circle layer instead (the same
+ * look, cheaper for many points). The legend draws the same outlines as SVG.
  */
 
 export const MARKER_SHAPES = ['circle', 'square', 'triangle', 'star'] as const
