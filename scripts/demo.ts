@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
+import { startDemoServices } from '../demo/services'
 import { InvalidEnvironmentError, parseEnv } from '../src/env'
 
 import { buildIsCurrent, buildProduction } from './build'
@@ -38,6 +39,10 @@ async function main() {
     startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', broker.port || '80'])
     await waitForUrl(`${broker.origin}/version`, { timeoutMs: 30_000, accept: () => true })
   }
+
+  // Weather and geocoding stand-ins for the settings left empty (the server inherits the URLs).
+  const services = await startDemoServices()
+  if (services.started.length > 0) step(`Started demo stand-ins: ${services.started.join(', ')}`)
 
   step('Applying database migrations')
   await migrate()

@@ -167,6 +167,7 @@ export interface Page {
         | KpiCardBlock
         | EntityTableBlock
         | AlertsPanelBlock
+        | WeatherNowBlock
         | ContentBlock
         | CallToActionBlock
         | MediaBlock
@@ -349,6 +350,20 @@ export interface AlertsPanelBlock {
   id?: string | null;
   blockName?: string | null;
   blockType: 'alertsPanel';
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "WeatherNowBlock".
+ */
+export interface WeatherNowBlock {
+  title: string;
+  /**
+   * The city whose current weather is shown (from /api/weather: WEATHER_API_URL and WEATHER_API_KEY on the server). Empty: the page's city. Without a key, editors see a note and citizens nothing.
+   */
+  city?: string | null;
+  id?: string | null;
+  blockName?: string | null;
+  blockType: 'weatherNow';
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -957,6 +972,7 @@ export interface PagesSelect<T extends boolean = true> {
         kpiCard?: T | KpiCardBlockSelect<T>;
         entityTable?: T | EntityTableBlockSelect<T>;
         alertsPanel?: T | AlertsPanelBlockSelect<T>;
+        weatherNow?: T | WeatherNowBlockSelect<T>;
         content?: T | ContentBlockSelect<T>;
         cta?: T | CallToActionBlockSelect<T>;
         mediaBlock?: T | MediaBlockSelect<T>;
@@ -1026,6 +1042,16 @@ export interface AlertsPanelBlockSelect<T extends boolean = true> {
   title?: T;
   layers?: T;
   minimumLevel?: T;
+  city?: T;
+  id?: T;
+  blockName?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "WeatherNowBlock_select".
+ */
+export interface WeatherNowBlockSelect<T extends boolean = true> {
+  title?: T;
   city?: T;
   id?: T;
   blockName?: T;
@@ -1502,11 +1528,21 @@ export interface SiteSetting {
         latitude: number;
         longitude: number;
         zoom: number;
+        /**
+         * This city's own basemap: a PMTiles archive (https://…/city.pmtiles) or a style URL. Empty: the site's (Map below).
+         */
+        basemap?: string | null;
         id?: string | null;
       }[]
     | null;
+  /**
+   * The basemap under every map. An online one that has not drawn within 5 s (or cannot be reached) gives way to the bundled offline basemap, and the map says so.
+   */
   mapStyle?: {
-    kind?: ('offline' | 'url') | null;
+    kind?: ('auto' | 'url' | 'pmtiles' | 'offline') | null;
+    /**
+     * A style URL (https://…, mapbox://styles/…) or a PMTiles archive (https://…/city.pmtiles).
+     */
     url?: string | null;
   };
   /**
@@ -1613,6 +1649,7 @@ export interface SiteSettingsSelect<T extends boolean = true> {
         latitude?: T;
         longitude?: T;
         zoom?: T;
+        basemap?: T;
         id?: T;
       };
   mapStyle?:

@@ -7,6 +7,7 @@ import { EntityTableBlock } from './EntityTable/Component'
 import { KpiCardBlock } from './KpiCard/Component'
 import { MapViewBlock } from './MapView/Component'
 import { MediaBlock } from './MediaBlock/Component'
+import { WeatherNowBlock } from './WeatherNow/Component'
 
 type LayoutBlock = NonNullable<Page['layout']>[number]
 
@@ -18,6 +19,7 @@ const components: { [Type in LayoutBlock['blockType']]: React.ComponentType<Extr
   kpiCard: KpiCardBlock,
   entityTable: EntityTableBlock,
   alertsPanel: AlertsPanelBlock,
+  weatherNow: WeatherNowBlock,
 }
 
 export function RenderBlocks({ blocks }: { blocks: LayoutBlock[] | null | undefined }) {

@@ -23,7 +23,7 @@ async function seedMapLayers(payload: Payload, context: Context) {
     entityType: 'AirQualityObserved',
     attributes: ['name', 'no2', 'pm10', 'pm25', 'airQualityLevel'],
     popupAttributes: ['no2', 'pm10', 'pm25', 'airQualityLevel'],
-    style: { colour: '#2e7d32', radius: 7, colourBy: 'alert', cluster: false },
+    style: { colour: '#2e7d32', radius: 7, icon: 'square', colourBy: 'alert', cluster: false },
     alertRules: [
       { attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO₂ at {value} µg/m³, above the 1-hour limit of 200' },
       { attribute: 'pm10', operator: 'gt', value: '50', level: 'warning', message: 'PM10 at {value} µg/m³, above the daily limit of 50' },
@@ -38,7 +38,7 @@ async function seedMapLayers(payload: Payload, context: Context) {
     entityType: 'WeatherObserved',
     attributes: ['name', 'temperature', 'relativeHumidity', 'windSpeed'],
     popupAttributes: ['temperature', 'relativeHumidity', 'windSpeed'],
-    style: { colour: '#1565c0', radius: 6, colourBy: 'style', cluster: false },
+    style: { colour: '#1565c0', radius: 7, icon: 'triangle', colourBy: 'style', cluster: false },
     refreshSeconds: 120,
     maxFeatures: 5000,
   })
@@ -49,7 +49,7 @@ async function seedMapLayers(payload: Payload, context: Context) {
     entityType: 'Device',
     attributes: ['name', 'batteryLevel', 'deviceState'],
     popupAttributes: ['batteryLevel', 'deviceState'],
-    style: { colour: '#6a1b9a', radius: 5, colourBy: 'alert', cluster: true },
+    style: { colour: '#6a1b9a', radius: 6, icon: 'star', colourBy: 'alert', cluster: true },
     alertRules: [{ attribute: 'batteryLevel', operator: 'lt', value: '0.15', level: 'warning', message: 'Battery at {value}: replace soon' }],
     refreshSeconds: 300,
     maxFeatures: 5000,
@@ -80,7 +80,7 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
       title: 'City Dashboard',
       description: 'Live weather, air quality and device data for our city.',
       cities: DEMO_CITIES,
-      mapStyle: { kind: 'offline' },
+      mapStyle: { kind: 'auto' },
     },
   })
   const layers = await seedMapLayers(payload, context)
@@ -98,6 +98,7 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
         { blockType: 'kpiCard', label: 'Average NO₂ now', layer: layers.airQuality, statistic: 'average', attribute: 'no2' },
         { blockType: 'kpiCard', label: 'Warmest station', layer: layers.weather, statistic: 'max', attribute: 'temperature' },
         { blockType: 'kpiCard', label: 'Sensors reporting', layer: layers.devices, statistic: 'count' },
+        { blockType: 'weatherNow', title: 'Weather now' },
         {
           blockType: 'mapView',
           title: 'Air quality and weather',

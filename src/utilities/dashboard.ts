@@ -2,6 +2,7 @@ import { DATA_BLOCK_TYPES } from '@/blocks'
 import { env } from '@/env'
 import type { LayerMeta } from '@/layers/features'
 import { type LayerPreview, type PreviewRequest, type Statistic, snapshotKey } from '@/layers/summary'
+import { isMarkerShape, type MarkerShape } from '@/map/markers'
 import type { StyleSetting } from '@/map/style'
 import type { MapLayer, Page } from '@/payload-types'
 import { layerFeatures, toLayerSpec } from '@/utilities/layers'
@@ -14,6 +15,7 @@ export type DashboardLayer = {
   description?: string
   colour: string
   radius: number
+  icon: MarkerShape
   colourBy: 'style' | 'alert'
   cluster: boolean
   attributes: string[]
@@ -23,7 +25,15 @@ export type DashboardLayer = {
   fixedCity?: string
 }
 
-export type DashboardCity = { name: string; tenant: string; latitude: number; longitude: number; zoom: number }
+export type DashboardCity = {
+  name: string
+  tenant: string
+  latitude: number
+  longitude: number
+  zoom: number
+  /** The city's own basemap (PMTiles archive or style URL), else the site's. */
+  basemap?: string
+}
 
 export type LayerSnapshot =
   | { status: 'preview'; meta: LayerMeta; preview: LayerPreview }
@@ -37,6 +47,8 @@ export type DashboardData = {
   initial: Record<string, LayerSnapshot>
   mapStyle: StyleSetting
   mapToken?: string
+  /** /api/geocode has an upstream: the maps offer address search. */
+  addressSearch: boolean
 }
 
 /**
@@ -66,6 +78,7 @@ function toDashboardLayer(layer: MapLayer): DashboardLayer {
     description: layer.description ?? undefined,
     colour: layer.style?.colour ?? '#0b5cad',
     radius: layer.style?.radius ?? 6,
+    icon: isMarkerShape(layer.style?.icon) ? layer.style.icon : 'circle',
     colourBy: layer.style?.colourBy === 'alert' ? 'alert' : 'style',
     cluster: Boolean(layer.style?.cluster),
     attributes: layer.attributes ?? [],
@@ -101,12 +114,13 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
   const blocks = (page.layout ?? []).filter(isDataBlock)
   if (blocks.length === 0) return undefined
   const settings = await findGlobal('site-settings')
-  const cities: DashboardCity[] = (settings?.cities ?? []).map(({ name, tenant, latitude, longitude, zoom }) => ({
+  const cities: DashboardCity[] = (settings?.cities ?? []).map(({ name, tenant, latitude, longitude, zoom, basemap }) => ({
     name,
     tenant,
     latitude,
     longitude,
     zoom: zoom ?? 12,
+    basemap: basemap || undefined,
   }))
   const defaultCity = page.tenant || cities[0]?.tenant || env().NGSI_LD_TENANT || ''
 
@@ -143,7 +157,8 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     defaultCity,
     layers,
     initial: Object.fromEntries(entries),
-    mapStyle: { kind: settings?.mapStyle?.kind ?? 'offline', url: settings?.mapStyle?.url ?? undefined },
+    mapStyle: { kind: settings?.mapStyle?.kind ?? 'auto', url: settings?.mapStyle?.url ?? undefined },
     mapToken: env().PUBLIC_MAP_TOKEN || undefined,
+    addressSearch: Boolean(env().GEOCODING_API_KEY),
   }
 }

@@ -8,6 +8,8 @@ import type { TestProject } from 'vitest/node'
 import { buildProduction } from '../../scripts/build'
 import { migrate, portFromSetting, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
 import { productionServer } from '../../scripts/start'
+import { startFakeGeocoding } from '../../demo/services/geocoding'
+import { startFakeWeather } from '../../demo/services/weather'
 import { reply, startFakeGateway } from '../fakes/gateway'
 
 declare module 'vitest' {
@@ -38,6 +40,11 @@ export default async function setup(project: TestProject) {
   const gateway = await startFakeGateway({ defaultStep: reply.success('Tram line 3 opens on Monday, with a tram every ten minutes.') })
   // A citizen's answer takes the gateway a while: the page must not wait for it (04-ai-helper).
   gateway.script(reply.success('The city museum opens at ten on Sundays.', { promptIncludes: 'city museum', delayMs: 4000, times: Infinity }))
+  // Weather and geocoding: the demo's stand-ins; one address has a hostile label (XSS checks, 05-map).
+  const weather = await startFakeWeather()
+  const geocoding = await startFakeGeocoding({
+    places: [{ match: 'hostile', formatted: '<img src=x onerror=alert(1)> Street, Santander', lat: 43.465, lng: -3.8, type: 'road', countryCode: 'es', confidence: 9, span: 0.002 }],
+  })
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -54,11 +61,17 @@ export default async function setup(project: TestProject) {
     GATEWAY_MODEL: 'openai/gpt-4o-mini',
     REDIS_URL: '',
     LOG_LEVEL: 'warn',
+    WEATHER_API_URL: weather.url,
+    WEATHER_API_KEY: weather.apiKey,
+    GEOCODING_API_URL: geocoding.url,
+    GEOCODING_API_KEY: geocoding.apiKey,
   }
 
   const teardown = () => {
     stopAll()
     void gateway.close()
+    void weather.close()
+    void geocoding.close()
     rmSync(workDir, { recursive: true, force: true })
   }
   try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
-import { type FakeGeocoding, startFakeGeocoding } from '../fakes/geocoding'
+import { type FakeGeocoding, startFakeGeocoding } from '../../demo/services/geocoding'
 
 import { accounts, createAccounts, login } from './accounts'
 import { expectRefusal } from './http'

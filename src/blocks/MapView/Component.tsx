@@ -6,9 +6,13 @@ import { useState } from 'react'
 import { availableFeatures, totalOf, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
+import { chooseBasemap } from '@/map/style'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
 
+import { AddressSearch } from './AddressSearch'
 import { ALERT_COLOURS } from './colours'
+import type { FoundPlace } from './MapCanvas'
+import { MarkerSymbol } from './MarkerSymbol'
 
 // MapLibre is large: only pages with a map load it, after the first paint.
 const MapCanvas = dynamic(() => import('./MapCanvas'), {
@@ -35,6 +39,9 @@ export function MapViewBlock(block: MapViewBlockData) {
     zoom: block.zoom ?? city?.zoom ?? 2,
   }
   const regionId = `map-${block.id ?? layerIds.join('-')}`
+  const basemap = chooseBasemap(data.mapStyle, data.mapToken, city?.basemap)
+  const [place, setPlace] = useState<FoundPlace>()
+  const alertShape = layers.map((state) => data.layers[state.layerId]).find((layer) => layer?.colourBy === 'alert')?.icon ?? 'circle'
 
   return (
     <section className="block map-view" aria-labelledby={`${regionId}-title`}>
@@ -42,12 +49,20 @@ export function MapViewBlock(block: MapViewBlockData) {
       {layers.map((state) => (
         <DataStatus key={state.layerId} state={state} label={layers.length > 1 ? data.layers[state.layerId].name : undefined} />
       ))}
+      {data.addressSearch && (
+        <AddressSearch
+          onPick={({ label, lat, lon, bounds }) => setPlace((previous) => ({ label, lat, lon, bounds, sequence: (previous?.sequence ?? 0) + 1 }))}
+        />
+      )}
       <div className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
         <MapCanvas
+          // Another city's own basemap is another map: start its basemap (and fallback timer) afresh.
+          key={JSON.stringify(basemap)}
           label={`Map: ${block.title}`}
           center={center}
-          style={data.mapStyle}
+          basemap={basemap}
           token={data.mapToken}
+          place={place}
           layers={layers.map((state) => ({ layer: data.layers[state.layerId], features: state.features, units: state.meta?.units ?? {}, visible: !hidden[state.layerId] }))}
           onIdle={() => setDrawn(!loading)}
         />
@@ -64,16 +79,16 @@ export function MapViewBlock(block: MapViewBlockData) {
                   checked={!hidden[state.layerId]}
                   onChange={(event) => setHidden((all) => ({ ...all, [state.layerId]: !event.target.checked }))}
                 />
-                <span className="swatch" style={{ background: layer.colour }} aria-hidden="true" />
+                <MarkerSymbol shape={layer.icon} colour={layer.colour} />
                 {layer.name} <span className="muted">({totalOf(state)})</span>
               </label>
             )
           })}
           {layers.some((state) => data.layers[state.layerId].colourBy === 'alert') && (
             <p className="legend-alerts">
-              {Object.entries(ALERT_COLOURS).map(([level, colour]) => (
+              {(Object.keys(ALERT_COLOURS) as (keyof typeof ALERT_COLOURS)[]).map((level) => (
                 <span key={level} className="legend-item">
-                  <span className="swatch" style={{ background: colour }} aria-hidden="true" />
+                  <MarkerSymbol shape={alertShape} colour={ALERT_COLOURS[level]} alert={level} />
                   {level}
                 </span>
               ))}

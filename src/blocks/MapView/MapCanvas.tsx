@@ -2,7 +2,14 @@
 
 import 'maplibre-gl/dist/maplibre-gl.css'
 
-import type { ExpressionSpecification, GeoJSONSource } from 'maplibre-gl'
+import type {
+  DataDrivenPropertyValueSpecification,
+  ExpressionSpecification,
+  GeoJSONSource,
+  Map as MapInstance,
+  MapLibreEvent,
+  StyleSpecification,
+} from 'maplibre-gl'
 import { version as maplibreVersion } from 'maplibre-gl/package.json'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import {
@@ -20,7 +27,8 @@ import {
 
 import { useDashboard } from '@/components/dashboard/DashboardProvider'
 import { displayValue, featureName, observedAgo } from '@/layers/summary'
-import { chooseStyle, mapboxRequestUrl, OFFLINE_STYLE, type StyleSetting } from '@/map/style'
+import { ALERT_OUTLINES, MARKER_SHAPE_PX, markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
+import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
 import type { Feature } from '@/ngsi'
 import type { DashboardLayer } from '@/utilities/dashboard'
 
@@ -31,12 +39,19 @@ export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; units: R
 type Props = {
   label: string
   center: { latitude: number; longitude: number; zoom: number }
-  style: StyleSetting
+  basemap: Basemap
   token?: string
   layers: CanvasLayer[]
+  /** An address found by the search: the map goes there and marks it. */
+  place?: FoundPlace
   /** The map has drawn everything it was given (MapLibre's `idle`). */
   onIdle?: () => void
 }
+
+export type FoundPlace = { label: string; lat: number; lon: number; bounds: [number, number, number, number] | null; sequence: number }
+
+/** Why the bundled basemap shows instead of the chosen one. */
+type Fallback = 'timeout' | 'error'
 
 type OpenPopup = { layerId: string; index: number; longitude: number; latitude: number }
 
@@ -57,6 +72,24 @@ function pointColour(layer: DashboardLayer): string | ExpressionSpecification {
   return ['match', ['get', '__alert'], 'critical', ALERT_COLOURS.critical, 'warning', ALERT_COLOURS.warning, 'info', ALERT_COLOURS.info, layer.colour]
 }
 
+/** Alert levels are told apart by outline (and critical by size) too, whatever the colouring. */
+const byAlert = <T extends string | number>(pick: (level: keyof typeof ALERT_OUTLINES) => T) =>
+  ['match', ['get', '__alert'], 'critical', pick('critical'), 'warning', pick('warning'), 'info', pick('info'), pick('none')] as DataDrivenPropertyValueSpecification<T>
+
+const markerSize = (layer: DashboardLayer) => {
+  const base = (layer.radius * 2) / MARKER_SHAPE_PX
+  return byAlert((level) => (level === 'critical' ? base * 1.3 : base))
+}
+
+const isDataSource = (id: string | undefined) => Boolean(id?.startsWith('layer-'))
+
+function addMarkerImages(instance: MapInstance) {
+  for (const shape of MARKER_SHAPES) {
+    const id = markerImageId(shape)
+    if (!instance.hasImage(id)) instance.addImage(id, markerImage(shape), { sdf: true })
+  }
+}
+
 /** MapLibre gets a lean copy: the feature's index (to find the original) and its alert level. */
 function toSourceData(features: Feature[]) {
   return {
@@ -71,10 +104,10 @@ function toSourceData(features: Feature[]) {
 const firstPoint = (feature: Feature): [number, number] | undefined =>
   feature.geometry.type === 'Point' ? (feature.geometry.coordinates as [number, number]) : undefined
 
-export default function MapCanvas({ label, center, style, token, layers, onIdle }: Props) {
+export default function MapCanvas({ label, center, basemap, token, layers, place, onIdle }: Props) {
   const map = useRef<MapRef>(null)
   const { focus } = useDashboard()
-  const [mapStyle, setMapStyle] = useState(() => chooseStyle(style, token))
+  const { mapStyle, fallback, basemapDrawn, onBasemapError } = useBasemap(basemap)
   const [popup, setPopup] = useState<OpenPopup>()
   const sources = useMemo(() => layers.map(({ layer, features }) => ({ id: layer.id, data: toSourceData(features) })), [layers])
   const interactive = layers.filter(({ visible }) => visible).flatMap(({ layer }) => [pointsId(layer.id), ...(layer.cluster ? [clustersId(layer.id)] : [])])
@@ -105,6 +138,14 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
     // Only a new request moves the map, not a data refresh.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus?.sequence])
+
+  useEffect(() => {
+    if (!place) return
+    // A street's or a district's bounds frame it; a whole region's would lose the city.
+    const [west, south, east, north] = place.bounds ?? [0, 0, 360, 180]
+    if (east - west < 1 && north - south < 1) map.current?.fitBounds([west, south, east, north], { maxZoom: 17, duration: 800 })
+    else map.current?.flyTo({ center: [place.lon, place.lat], zoom: Math.max(map.current.getZoom(), 15), duration: 800 })
+  }, [place])
 
   const onClick = (event: MapLayerMouseEvent) => {
     const hit = event.features?.[0]
@@ -146,6 +187,8 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
   const popupLayer = popup && layers.find(({ layer }) => layer.id === popup.layerId)
   const popupFeature = popup && popupLayer?.features[popup.index]
 
+  if (!mapStyle) return <div className="map-placeholder">Loading the map…</div>
+
   return (
     <Map
       ref={map}
@@ -153,9 +196,11 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
       initialViewState={center}
       mapStyle={mapStyle}
       transformRequest={(url) => ({ url: mapboxRequestUrl(url, token) })}
-      // A remote basemap that cannot load (no network, bad token) must not hide the data.
-      onError={() => {
-        if (typeof mapStyle === 'string' && !map.current?.getMap().isStyleLoaded()) setMapStyle(OFFLINE_STYLE)
+      // A remote basemap that cannot load (no network, bad token) gives way to the bundled one.
+      onError={(event) => onBasemapError((event as { sourceId?: string }).sourceId)}
+      onData={(event) => {
+        const { sourceId, tile } = event as MapLibreEvent & { sourceId?: string; tile?: unknown }
+        if (tile && !isDataSource(sourceId)) basemapDrawn()
       }}
       interactiveLayerIds={interactive}
       onClick={onClick}
@@ -167,8 +212,22 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
       attributionControl={{ compact: true }}
       style={{ width: '100%', height: '100%' }}
       // Keyboard: the canvas takes focus; arrows pan, + and - zoom (MapLibre's handlers).
-      onLoad={(event) => event.target.getCanvas().setAttribute('aria-label', `${label}. Arrow keys pan, plus and minus zoom.`)}
+      onLoad={(event) => {
+        event.target.getCanvas().setAttribute('aria-label', `${label}. Arrow keys pan, plus and minus zoom.`)
+        // Marker images are made here, not downloaded; a new style (the fallback) has none, so again.
+        const instance = event.target
+        addMarkerImages(instance)
+        instance.on('style.load', () => addMarkerImages(instance))
+        instance.on('styleimagemissing', () => addMarkerImages(instance))
+      }}
     >
+      {fallback !== undefined && (
+        <p className="map-offline-note" role="status">
+          {fallback === 'configured'
+            ? 'Offline map (Natural Earth): coasts and borders only.'
+            : `Offline map: the online basemap ${fallback === 'timeout' ? `did not load within ${BASEMAP_TIMEOUT_MS / 1000} s` : 'cannot be reached'}, so a simplified one (Natural Earth) is shown.`}
+        </p>
+      )}
       <NavigationControl position="top-right" />
       <GeolocateControl position="top-right" trackUserLocation={false} />
       <ScaleControl position="bottom-left" />
@@ -192,18 +251,41 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
                 }}
               />
             )}
-            <Layer
-              id={pointsId(id)}
-              type="circle"
-              filter={['!', ['has', 'point_count']]}
-              layout={{ visibility }}
-              paint={{
-                'circle-color': pointColour(layer),
-                'circle-radius': layer.radius,
-                'circle-stroke-color': '#ffffff',
-                'circle-stroke-width': 1.5,
-              }}
-            />
+            {layer.icon === 'circle' ? (
+              // Circles are MapLibre's own: no icon layout in the worker, the fastest way to draw many points.
+              <Layer
+                key="circle"
+                id={pointsId(id)}
+                type="circle"
+                filter={['!', ['has', 'point_count']]}
+                layout={{ visibility }}
+                paint={{
+                  'circle-color': pointColour(layer),
+                  'circle-radius': byAlert((level) => (level === 'critical' ? layer.radius * 1.3 : layer.radius)),
+                  'circle-stroke-color': byAlert((level) => ALERT_OUTLINES[level].colour),
+                  'circle-stroke-width': byAlert((level) => ALERT_OUTLINES[level].width),
+                }}
+              />
+            ) : (
+              <Layer
+                key="symbol"
+                id={pointsId(id)}
+                type="symbol"
+                filter={['!', ['has', 'point_count']]}
+                layout={{
+                  visibility,
+                  'icon-image': markerImageId(layer.icon),
+                  'icon-size': markerSize(layer),
+                  'icon-allow-overlap': true,
+                  'icon-ignore-placement': true,
+                }}
+                paint={{
+                  'icon-color': pointColour(layer),
+                  'icon-halo-color': byAlert((level) => ALERT_OUTLINES[level].colour),
+                  'icon-halo-width': byAlert((level) => ALERT_OUTLINES[level].width),
+                }}
+              />
+            )}
           </Source>
         )
       })}
@@ -214,6 +296,14 @@ export default function MapCanvas({ label, center, style, token, layers, onIdle 
           </span>
         </Marker>
       ))}
+      {place && (
+        <Marker key={place.sequence} longitude={place.lon} latitude={place.lat} anchor="bottom">
+          <span className="place-pin" title={place.label}>
+            <span aria-hidden="true">📍</span>
+            <span className="place-pin__label">{place.label}</span>
+          </span>
+        </Marker>
+      )}
       {popup && popupLayer && popupFeature && (
         <Popup longitude={popup.longitude} latitude={popup.latitude} onClose={() => setPopup(undefined)} closeOnClick={false} maxWidth="300px">
           <FeaturePopup feature={popupFeature} layer={popupLayer.layer} units={popupLayer.units} />
@@ -246,6 +336,45 @@ function FeaturePopup({ feature, layer, units }: { feature: Feature; layer: Dash
       {ago && <p className="muted">observed {ago}</p>}
     </div>
   )
+}
+
+/**
+ * The style to draw: the chosen basemap until it fails or has not drawn a tile within
+ * BASEMAP_TIMEOUT_MS, then the bundled Natural Earth one (data layers are re-added by react-map-gl).
+ */
+function useBasemap(basemap: Basemap) {
+  const [remote, setRemote] = useState<string | StyleSpecification | undefined>(() => (basemap.kind === 'online' ? basemap.style : undefined))
+  const [fallback, setFallback] = useState<Fallback | 'configured' | undefined>(basemap.kind === 'offline' ? 'configured' : undefined)
+  const drawn = useRef(false)
+  // Absolute: MapLibre fetches GeoJSON in its worker, where a path would resolve against /vendor/.
+  const offline = useMemo(() => offlineStyle(new URL(NATURAL_EARTH_URL, window.location.href).href), [])
+  const archive = basemap.kind === 'pmtiles' ? basemap.archive : undefined
+
+  useEffect(() => {
+    if (!archive) return
+    import('@/map/protomaps')
+      .then(({ protomapsStyle }) => setRemote(protomapsStyle(archive)))
+      .catch(() => setFallback('error'))
+  }, [archive])
+
+  useEffect(() => {
+    if (basemap.kind === 'offline') return
+    const timer = setTimeout(() => {
+      if (!drawn.current) setFallback((current) => current ?? 'timeout')
+    }, BASEMAP_TIMEOUT_MS)
+    return () => clearTimeout(timer)
+  }, [basemap.kind])
+
+  return {
+    mapStyle: fallback ? offline : remote,
+    fallback,
+    basemapDrawn: () => {
+      drawn.current = true
+    },
+    onBasemapError: (sourceId: string | undefined) => {
+      if (!drawn.current && !isDataSource(sourceId)) setFallback((current) => current ?? 'error')
+    },
+  }
 }
 
 /** The current time, refreshed every `intervalMs` so "N minutes ago" stays true while open. */

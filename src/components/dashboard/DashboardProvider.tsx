@@ -42,6 +42,9 @@ export function useDashboard(): DashboardContextValue {
   return value
 }
 
+/** The city the page shows, when it has data blocks (and so a city switcher); else undefined. */
+export const usePageCity = (): string | undefined => useContext(DashboardContext)?.city
+
 export type BlockLayerState = LayerState & { layerId: string; city: string }
 
 /** Live features of a block's layers: each layer's pinned city, else the block's, else the page's. */

@@ -4,6 +4,7 @@ import { anyone, isAdmin, userIsStaff } from '@/access'
 import { parseModelList } from '@/ai/gateway/models'
 import { taskNames } from '@/ai/tasks/names'
 import { TENANT_NAME } from '@/fields/patterns'
+import { BASEMAP_TIMEOUT_MS, validateBasemapUrl } from '@/map/style'
 import { purgeAllPages } from '@/utilities/revalidate'
 
 export const SiteSettings: GlobalConfig = {
@@ -45,31 +46,43 @@ export const SiteSettings: GlobalConfig = {
             { name: 'zoom', type: 'number', required: true, min: 0, max: 22, defaultValue: 12 },
           ],
         },
+        {
+          name: 'basemap',
+          type: 'text',
+          maxLength: 500,
+          admin: { description: "This city's own basemap: a PMTiles archive (https://…/city.pmtiles) or a style URL. Empty: the site's (Map below)." },
+          validate: (value: string | null | undefined) => (value ? validateBasemapUrl(value, /\.pmtiles([?#]|$)/i.test(value) ? 'pmtiles' : 'url') : true),
+        },
       ],
     },
     {
       name: 'mapStyle',
       type: 'group',
+      label: 'Map',
+      admin: {
+        description: `The basemap under every map. An online one that has not drawn within ${BASEMAP_TIMEOUT_MS / 1000} s (or cannot be reached) gives way to the bundled offline basemap, and the map says so.`,
+      },
       fields: [
         {
           name: 'kind',
           type: 'select',
-          defaultValue: 'offline',
+          defaultValue: 'auto',
           options: [
-            { label: 'Bundled offline style (no network needed)', value: 'offline' },
+            { label: 'Automatic: OpenFreeMap (free, no token), Mapbox streets when PUBLIC_MAP_TOKEN is set', value: 'auto' },
             { label: 'Style URL (MapLibre or Mapbox)', value: 'url' },
+            { label: 'PMTiles archive (Protomaps basemap)', value: 'pmtiles' },
+            { label: 'Bundled offline basemap (Natural Earth coasts and borders, no network needed)', value: 'offline' },
           ],
         },
         {
           name: 'url',
           type: 'text',
-          admin: { condition: (_, sibling) => sibling?.kind === 'url' },
-          validate: (value: string | null | undefined, { siblingData }: { siblingData: { kind?: string } }) => {
-            if (siblingData?.kind !== 'url') return true
-            return value && /^(https:\/\/|mapbox:\/\/styles\/)/.test(value)
-              ? true
-              : 'Use an https:// style URL or mapbox://styles/…'
+          admin: {
+            condition: (_, sibling) => sibling?.kind === 'url' || sibling?.kind === 'pmtiles',
+            description: 'A style URL (https://…, mapbox://styles/…) or a PMTiles archive (https://…/city.pmtiles).',
           },
+          validate: (value: string | null | undefined, { siblingData }: { siblingData: { kind?: string } }) =>
+            siblingData?.kind === 'url' || siblingData?.kind === 'pmtiles' ? validateBasemapUrl(value, siblingData.kind) : true,
         },
       ],
     },

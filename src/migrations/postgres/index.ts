@@ -4,6 +4,7 @@ import * as migration_20261123_095032_dashboard_blocks from './20261123_095032_d
 import * as migration_20261123_101055_ai_drafts_questions from './20261123_101055_ai_drafts_questions';
 import * as migration_20261123_183806_ai_model_chain from './20261123_183806_ai_model_chain';
 import * as migration_20261123_190142_security_names_first_admin from './20261123_190142_security_names_first_admin';
+import * as migration_20261123_191859_map_basemaps_weather from './20261123_191859_map_basemaps_weather';
 import * as migration_20261123_201311_drop_login_lockout from './20261123_201311_drop_login_lockout';
 
 export const migrations = [
@@ -36,6 +37,11 @@ export const migrations = [
     up: migration_20261123_190142_security_names_first_admin.up,
     down: migration_20261123_190142_security_names_first_admin.down,
     name: '20261123_190142_security_names_first_admin',
+  },
+  {
+    up: migration_20261123_191859_map_basemaps_weather.up,
+    down: migration_20261123_191859_map_basemaps_weather.down,
+    name: '20261123_191859_map_basemaps_weather',
   },
   {
     up: migration_20261123_201311_drop_login_lockout.up,

@@ -2,7 +2,7 @@ import { MigrateUpArgs, MigrateDownArgs, sql } from '@payloadcms/db-sqlite'
 
 // Sign-in throttling moved out of Payload's per-account lockout (maxLoginAttempts: 0), so its
 // columns go. The schema snapshot beside this file is the whole schema after the merge of the
-// AI model chain and the security migrations, which were generated from the same parent.
+// AI model-chain, security and basemap migrations, which were generated from the same parent.
 export async function up({ db }: MigrateUpArgs): Promise<void> {
   await db.run(sql`ALTER TABLE \`users\` DROP COLUMN \`login_attempts\`;`)
   await db.run(sql`ALTER TABLE \`users\` DROP COLUMN \`lock_until\`;`)

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
-import { startFakeGeocoding, type FakeGeocoding } from '../../fakes/geocoding'
-import { startFakeWeather, type FakeWeather } from '../../fakes/weather'
+import { startFakeGeocoding, type FakeGeocoding } from '../../../demo/services/geocoding'
+import { startFakeWeather, type FakeWeather } from '../../../demo/services/weather'
 import { startHttpServer } from '../helpers/http'
 import { startPayload } from '../helpers/payload'
 

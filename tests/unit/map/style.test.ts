@@ -1,23 +1,65 @@
 import { describe, expect, it } from 'vitest'
 
-import { chooseStyle, mapboxRequestUrl, OFFLINE_STYLE } from '@/map/style'
+import {
+  chooseBasemap,
+  MAPBOX_STYLE,
+  mapboxRequestUrl,
+  OPENFREEMAP_STYLE,
+  offlineStyle,
+  validateBasemapUrl,
+} from '@/map/style'
 
-describe('chooseStyle', () => {
-  it('uses the bundled offline style unless a usable URL is configured', () => {
-    expect(chooseStyle(undefined)).toBe(OFFLINE_STYLE)
-    expect(chooseStyle({ kind: 'offline', url: 'https://tiles.example.org/style.json' })).toBe(OFFLINE_STYLE)
-    expect(chooseStyle({ kind: 'url', url: '  ' })).toBe(OFFLINE_STYLE)
-    expect(chooseStyle({ kind: 'url', url: 'https://tiles.example.org/style.json' })).toBe('https://tiles.example.org/style.json')
+describe('chooseBasemap', () => {
+  it('uses OpenFreeMap with no setting and no token, Mapbox streets with a token', () => {
+    expect(chooseBasemap(undefined)).toEqual({ kind: 'online', style: OPENFREEMAP_STYLE })
+    expect(chooseBasemap({ kind: 'auto' })).toEqual({ kind: 'online', style: OPENFREEMAP_STYLE })
+    expect(chooseBasemap({ kind: 'auto' }, 'pk.abc')).toEqual({ kind: 'online', style: MAPBOX_STYLE })
   })
 
-  it('needs a token for a Mapbox style', () => {
-    expect(chooseStyle({ kind: 'url', url: 'mapbox://styles/mapbox/streets-v12' })).toBe(OFFLINE_STYLE)
-    expect(chooseStyle({ kind: 'url', url: 'mapbox://styles/mapbox/streets-v12' }, 'pk.abc')).toBe('mapbox://styles/mapbox/streets-v12')
+  it('uses a configured style URL, a Mapbox one only with a token', () => {
+    expect(chooseBasemap({ kind: 'url', url: ' https://tiles.example.org/style.json ' })).toEqual({ kind: 'online', style: 'https://tiles.example.org/style.json' })
+    expect(chooseBasemap({ kind: 'url', url: 'mapbox://styles/mapbox/dark-v11' })).toEqual({ kind: 'offline' })
+    expect(chooseBasemap({ kind: 'url', url: 'mapbox://styles/mapbox/dark-v11' }, 'pk.abc')).toEqual({ kind: 'online', style: 'mapbox://styles/mapbox/dark-v11' })
+    expect(chooseBasemap({ kind: 'url', url: '  ' })).toEqual({ kind: 'offline' })
+    expect(chooseBasemap({ kind: 'url', url: 'javascript:alert(1)' })).toEqual({ kind: 'offline' })
+    expect(chooseBasemap({ kind: 'url', url: 'http://tiles.example.org/style.json' })).toEqual({ kind: 'offline' })
   })
 
-  it('has no remote source, sprite or glyphs in the offline style', () => {
-    expect(JSON.stringify(OFFLINE_STYLE)).not.toMatch(/https?:|mapbox:/)
-    expect(OFFLINE_STYLE.sources).toEqual({})
+  it('reads a PMTiles archive, and the offline choice ignores any URL', () => {
+    expect(chooseBasemap({ kind: 'pmtiles', url: 'https://cdn.example.org/santander.pmtiles' })).toEqual({ kind: 'pmtiles', archive: 'https://cdn.example.org/santander.pmtiles' })
+    expect(chooseBasemap({ kind: 'pmtiles', url: 'https://cdn.example.org/style.json' })).toEqual({ kind: 'offline' })
+    expect(chooseBasemap({ kind: 'offline', url: 'https://tiles.example.org/style.json' })).toEqual({ kind: 'offline' })
+  })
+
+  it("lets a city's own basemap win over the site's", () => {
+    const site = { kind: 'offline' as const }
+    expect(chooseBasemap(site, undefined, 'https://cdn.example.org/porto.pmtiles?v=2')).toEqual({ kind: 'pmtiles', archive: 'https://cdn.example.org/porto.pmtiles?v=2' })
+    expect(chooseBasemap(site, undefined, 'http://127.0.0.1:8080/style.json')).toEqual({ kind: 'online', style: 'http://127.0.0.1:8080/style.json' })
+    // Unusable city values fall back to the site's choice.
+    expect(chooseBasemap(site, undefined, 'mapbox://styles/mapbox/streets-v12')).toEqual({ kind: 'offline' })
+    expect(chooseBasemap(site, undefined, 'ftp://example.org/x')).toEqual({ kind: 'offline' })
+  })
+})
+
+describe('validateBasemapUrl', () => {
+  it('accepts https, mapbox styles and loopback http; refuses the rest', () => {
+    expect(validateBasemapUrl('https://tiles.openfreemap.org/styles/liberty', 'url')).toBe(true)
+    expect(validateBasemapUrl('mapbox://styles/user/style-id', 'url')).toBe(true)
+    expect(validateBasemapUrl('http://localhost:8080/style.json', 'url')).toBe(true)
+    expect(validateBasemapUrl('http://tiles.example.org/style.json', 'url')).toMatch(/https/)
+    expect(validateBasemapUrl('https://x.org/a b.json', 'url')).toMatch(/https/)
+    expect(validateBasemapUrl('https://x.org/city.pmtiles', 'pmtiles')).toBe(true)
+    expect(validateBasemapUrl('https://x.org/city.mbtiles', 'pmtiles')).toMatch(/pmtiles/)
+  })
+})
+
+describe('offlineStyle', () => {
+  it('draws sea, land and borders from the bundled data only: no glyphs, sprites or remote sources', () => {
+    const style = offlineStyle()
+    expect(style.glyphs).toBeUndefined()
+    expect(style.sprite).toBeUndefined()
+    expect(JSON.stringify(style)).not.toMatch(/https?:|mapbox:/)
+    expect(style.layers.map((layer) => layer.id)).toEqual(['sea', 'land', 'borders'])
   })
 })
 

@@ -5,7 +5,7 @@ import { ZodError } from 'zod'
 
 import { UpstreamError, geocode, geocodeCacheKey, geocodeQuerySchema, type GeocodeResult } from '@/proxies'
 
-import { startFakeGeocoding, type FakeGeocoding } from '../../fakes/geocoding'
+import { startFakeGeocoding, type FakeGeocoding } from '../../../demo/services/geocoding'
 
 let fake: FakeGeocoding
 

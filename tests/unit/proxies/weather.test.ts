@@ -6,7 +6,7 @@ import { ZodError } from 'zod'
 import { UpstreamError, fetchWeather, weatherCacheKey, weatherQuerySchema, type WeatherReport } from '@/proxies'
 import { withErrorHandling } from '@/utilities/httpErrors'
 
-import { startFakeWeather, type FakeWeather } from '../../fakes/weather'
+import { startFakeWeather, type FakeWeather } from '../../../demo/services/weather'
 
 let fake: FakeWeather
 

@@ -2,11 +2,12 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * A local stand-in for the OpenCage forward geocoding API (see src/proxies/geocoding.ts for the
+ * A local stand-in for the OpenCage forward geocoding API, used by the tests and by `npm run demo` (see src/proxies/geocoding.ts for the
  * documented shape): `GET /geocode/v1/json?q&key&limit…`, with OpenCage's error envelope.
  * Every request is recorded. `mode` switches the behaviour at any time:
  *
- * - ok            documented behaviour over a tiny gazetteer (Berlin, Hamburg, two Parises); no match → []
+ * - ok            documented behaviour over a tiny gazetteer (Berlin, Hamburg, two Parises, and places in
+ *                 the demo cities Santander and Porto, plus any `places` given); no match → []
  * - invalid-key   401 whatever the key
  * - quota         402 (quota exceeded)
  * - rate-limit    429 (with `Retry-After: retryAfter` when set)
@@ -45,23 +46,43 @@ export type FakeGeocoding = {
   close(): Promise<void>
 }
 
-type Place = { match: string; formatted: string; lat: number; lng: number; type: string; countryCode: string; confidence: number }
+export type Place = {
+  /** Found when the query contains this (lower case). */
+  match: string
+  formatted: string
+  lat: number
+  lng: number
+  type: string
+  countryCode: string
+  confidence: number
+  /** Half the size of the bounds in degrees (latitude; longitude twice that); a city's by default. */
+  span?: number
+}
 
 const GAZETTEER: Place[] = [
   { match: 'berlin', formatted: 'Berlin, Germany', lat: 52.5170365, lng: 13.3888599, type: 'city', countryCode: 'de', confidence: 4 },
   { match: 'hamburg', formatted: 'Hamburg, Germany', lat: 53.550341, lng: 10.000654, type: 'city', countryCode: 'de', confidence: 4 },
   { match: 'paris', formatted: 'Paris, France', lat: 48.8588897, lng: 2.320041, type: 'city', countryCode: 'fr', confidence: 3 },
   { match: 'paris', formatted: 'Paris, TX 75460, United States of America', lat: 33.6617962, lng: -95.555513, type: 'city', countryCode: 'us', confidence: 5 },
+  // The demo cities (src/seed): a few places a citizen would look for.
+  { match: 'santander', formatted: 'Santander, Cantabria, Spain', lat: 43.4623, lng: -3.80998, type: 'city', countryCode: 'es', confidence: 5 },
+  { match: 'pereda', formatted: 'Paseo de Pereda, 39004 Santander, Spain', lat: 43.46166, lng: -3.80444, type: 'road', countryCode: 'es', confidence: 9, span: 0.002 },
+  { match: 'sardinero', formatted: 'Playa del Sardinero, 39005 Santander, Spain', lat: 43.47671, lng: -3.78676, type: 'beach', countryCode: 'es', confidence: 9, span: 0.003 },
+  { match: 'magdalena', formatted: 'Palacio de la Magdalena, 39005 Santander, Spain', lat: 43.46875, lng: -3.76571, type: 'castle', countryCode: 'es', confidence: 10, span: 0.001 },
+  { match: 'porto', formatted: 'Porto, Portugal', lat: 41.1579, lng: -8.6291, type: 'city', countryCode: 'pt', confidence: 5 },
+  { match: 'aliados', formatted: 'Avenida dos Aliados, 4000-064 Porto, Portugal', lat: 41.14836, lng: -8.61107, type: 'road', countryCode: 'pt', confidence: 9, span: 0.002 },
+  { match: 'ribeira', formatted: 'Cais da Ribeira, 4050-510 Porto, Portugal', lat: 41.14063, lng: -8.61331, type: 'road', countryCode: 'pt', confidence: 9, span: 0.002 },
 ]
 
 const round7 = (value: number) => Math.round(value * 1e7) / 1e7
 
 export function openCageResult(place: Omit<Place, 'match'>) {
+  const span = place.span ?? 0.1
   return {
     annotations: { timezone: { name: 'Europe/Berlin' } },
     bounds: {
-      northeast: { lat: round7(place.lat + 0.1), lng: round7(place.lng + 0.2) },
-      southwest: { lat: round7(place.lat - 0.1), lng: round7(place.lng - 0.2) },
+      northeast: { lat: round7(place.lat + span), lng: round7(place.lng + 2 * span) },
+      southwest: { lat: round7(place.lat - span), lng: round7(place.lng - 2 * span) },
     },
     components: { 'ISO_3166-1_alpha-2': place.countryCode.toUpperCase(), _category: 'place', _type: place.type, country_code: place.countryCode },
     confidence: place.confidence,
@@ -86,8 +107,9 @@ export function envelope(code: number, message: string, results: unknown[] = [])
 }
 
 export async function startFakeGeocoding(
-  options: { apiKey?: string; mode?: FakeGeocodingMode; delayMs?: number; retryAfter?: string } = {},
+  options: { apiKey?: string; mode?: FakeGeocodingMode; delayMs?: number; retryAfter?: string; places?: Place[] } = {},
 ): Promise<FakeGeocoding> {
+  const gazetteer = [...GAZETTEER, ...(options.places ?? [])]
   const timers = new Set<NodeJS.Timeout>()
 
   const server = http.createServer((request, response) => {
@@ -149,7 +171,7 @@ export async function startFakeGeocoding(
       if (!q) return json(400, envelope(400, 'invalid request'))
       const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 10) || 10)
       const wanted = q.toLowerCase()
-      const results = GAZETTEER.filter((place) => wanted.includes(place.match))
+      const results = gazetteer.filter((place) => wanted.includes(place.match))
         .slice(0, limit)
         .map(({ match: _match, ...place }) => openCageResult(place))
       return json(200, envelope(200, 'OK', results))

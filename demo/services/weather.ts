@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * A local stand-in for the OpenWeatherMap current weather API (see src/proxies/weather.ts for the
+ * A local stand-in for the OpenWeatherMap current weather API, used by the tests and by `npm run demo` (see src/proxies/weather.ts for the
  * documented shape): `GET /data/2.5/weather?lat&lon&appid&units=metric`, with its error bodies.
  * Every request is recorded. `mode` switches the behaviour at any time:
  *
@@ -59,8 +59,31 @@ export const RATE_LIMIT_BODY = {
     'Your account is temporary blocked due to exceeding of requests limitation of your subscription type. Please choose the proper subscription https://openweathermap.org/price',
 }
 
-/** The documented 200 body for a point, deterministic in the coordinates. */
+/** Mild Atlantic weather for the demo cities (src/seed), observed within the last ten minutes. */
+const DEMO_STATIONS = [
+  { name: 'Santander', country: 'ES', lat: 43.4623, lon: -3.81, temp: 16.4, feels: 15.9, humidity: 78, pressure: 1019, wind: 5.2, deg: 300, condition: { id: 803, main: 'Clouds', description: 'broken clouds', icon: '04d' } },
+  { name: 'Porto', country: 'PT', lat: 41.1579, lon: -8.6291, temp: 18.1, feels: 17.8, humidity: 71, pressure: 1021, wind: 4.4, deg: 320, condition: { id: 801, main: 'Clouds', description: 'few clouds', icon: '02d' } },
+]
+
+/** The documented 200 body for a point: a demo city's (within ~30 km) or one deterministic in the coordinates. */
 export function weatherBody(lat: number, lon: number) {
+  const station = DEMO_STATIONS.find((known) => Math.abs(known.lat - lat) < 0.3 && Math.abs(known.lon - lon) < 0.3)
+  if (station) {
+    return {
+      coord: { lon: station.lon, lat: station.lat },
+      weather: [station.condition],
+      base: 'stations',
+      main: { temp: station.temp, feels_like: station.feels, temp_min: station.temp - 2.3, temp_max: station.temp + 1.9, pressure: station.pressure, humidity: station.humidity },
+      visibility: 10000,
+      wind: { speed: station.wind, deg: station.deg },
+      clouds: { all: 60 },
+      dt: Math.floor(Date.now() / 600_000) * 600,
+      sys: { country: station.country },
+      timezone: 0,
+      name: station.name,
+      cod: 200,
+    }
+  }
   return {
     coord: { lon, lat },
     weather: [{ id: 803, main: 'Clouds', description: 'broken clouds', icon: '04d' }],

@@ -1,0 +1,300 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
+
+import { BASEMAP_TIMEOUT_MS, OFFLINE_COLOURS } from '@/map/style'
+
+import { admin } from './accounts'
+import { launchBrowser, openAdmin, screenshot } from './browser'
+import { pixelsOfColour } from './pixels'
+import { ONLINE_COLOURS, startTileServer, type TileServer } from './tile-server'
+
+const baseUrl = inject('baseUrl')
+const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
+const SQUARE_COLOUR = '#d81b60'
+const STAR_COLOUR = '#00897b'
+const TRIANGLE_COLOUR = '#ef6c00'
+const CRITICAL_OUTLINE = '#1b1b1f'
+
+let browser: Browser
+let tiles: TileServer
+let admins: Page
+
+async function signIn(account: { email: string; password: string }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } })
+  const page = await context.newPage()
+  await openAdmin(page, `${baseUrl}/admin/login`)
+  await page.locator('#field-email').fill(account.email)
+  await page.locator('#field-password').fill(account.password)
+  await page.getByRole('button', { name: /log ?in/i }).click()
+  await page.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
+  return page
+}
+
+async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const { status, json } = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })
+      return { status: response.status, json: await response.json() }
+    },
+    { method, path, body },
+  )
+  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`)
+  return json as T
+}
+
+const CITIES = [
+  { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
+  { name: 'Porto', tenant: 'porto', latitude: 41.1579, longitude: -8.6291, zoom: 13 },
+]
+const setBasemap = (mapStyle: Record<string, unknown>) => api(admins, 'POST', '/api/globals/site-settings', { title: 'City Dashboard', cities: CITIES, mapStyle })
+
+type Citizen = { context: BrowserContext; page: Page; blocked: string[]; dialogs: string[] }
+
+/** A citizen on a closed network: only the dashboard (and the local tile server, when allowed) answer. */
+async function citizen(viewport = { width: 1366, height: 900 }, allowTiles = false): Promise<Citizen> {
+  const context = await browser.newContext({ viewport })
+  const blocked: string[] = []
+  const dialogs: string[] = []
+  await context.route('**/*', (route) => {
+    const url = route.request().url()
+    if (url.startsWith(baseUrl) || url.startsWith('blob:') || url.startsWith('data:') || (allowTiles && url.startsWith(tiles.url))) return route.continue()
+    blocked.push(url)
+    return route.abort('internetdisconnected')
+  })
+  const page = await context.newPage()
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+  return { context, page, blocked, dialogs }
+}
+
+const coastMap = (page: Page) => page.locator('.map-frame').first()
+const shapesMap = (page: Page) => page.locator('.map-frame').nth(1)
+
+/** Connected patches of one colour that look like a single marker: their fill of their bounding box. */
+async function markerFills(map: Locator, hex: string): Promise<{ fill: number; topWidth: number; bottomWidth: number }[]> {
+  const hits = await pixelsOfColour(map, hex, 40)
+  const key = (x: number, y: number) => y * 100_000 + x
+  const left = new Set(hits.map(({ x, y }) => key(x, y)))
+  const shapes = []
+  for (const { x, y } of hits) {
+    if (!left.has(key(x, y))) continue
+    const patch: [number, number][] = []
+    const queue: [number, number][] = [[x, y]]
+    left.delete(key(x, y))
+    while (queue.length > 0) {
+      const [px, py] = queue.pop()!
+      patch.push([px, py])
+      for (const [nx, ny] of [[px + 1, py], [px - 1, py], [px, py + 1], [px, py - 1]]) {
+        if (left.delete(key(nx, ny))) queue.push([nx, ny])
+      }
+    }
+    const xs = patch.map(([px]) => px)
+    const ys = patch.map(([, py]) => py)
+    const width = Math.max(...xs) - Math.min(...xs) + 1
+    const height = Math.max(...ys) - Math.min(...ys) + 1
+    // One marker of the layer's size (24 px), not a cluster of overlapping ones or a sliver.
+    if (width < 16 || width > 30 || height < 16 || height > 30) continue
+    const top = Math.min(...ys)
+    const rowWidth = (row: number) => patch.filter(([, py]) => py === row).length
+    shapes.push({ fill: patch.length / (width * height), topWidth: rowWidth(top + Math.round(height * 0.2)), bottomWidth: rowWidth(top + Math.round(height * 0.8)) })
+  }
+  return shapes
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  tiles = await startTileServer()
+  admins = await signIn(admin)
+  const layer = (data: Record<string, unknown>) =>
+    api<{ doc: { id: number } }>(admins, 'POST', '/api/map-layers', { public: true, refreshSeconds: 60, maxFeatures: 5000, ...data }).then(({ doc }) => doc.id)
+  const air = await layer({
+    name: 'Air (squares)',
+    entityType: 'AirQualityObserved',
+    attributes: ['name', 'no2'],
+    style: { colour: SQUARE_COLOUR, radius: 12, icon: 'square', colourBy: 'style', cluster: false },
+    alertRules: [{ attribute: 'no2', operator: '>', value: '200', level: 'critical', message: 'NO2 at {value}' }],
+  })
+  const devices = await layer({
+    name: 'Devices (stars)',
+    entityType: 'Device',
+    attributes: ['name', 'batteryLevel'],
+    style: { colour: STAR_COLOUR, radius: 12, icon: 'star', colourBy: 'style', cluster: false },
+  })
+  const weather = await layer({
+    name: 'Weather (triangles)',
+    entityType: 'WeatherObserved',
+    attributes: ['name', 'temperature'],
+    style: { colour: TRIANGLE_COLOUR, radius: 12, icon: 'triangle', colourBy: 'style', cluster: false },
+  })
+  await api(admins, 'POST', '/api/pages', {
+    title: 'Map and weather',
+    slug: 'map-and-weather',
+    tenant: 'santander',
+    _status: 'published',
+    layout: [
+      { blockType: 'weatherNow', title: 'Weather now' },
+      { blockType: 'mapView', title: 'The coast', layers: [air], zoom: 10, height: 'medium', legend: true },
+      { blockType: 'mapView', title: 'Shapes', layers: [air, devices, weather], zoom: 14, height: 'large', legend: true, showTable: true },
+    ],
+  })
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await tiles?.close()
+})
+
+describe('basemaps, markers, address search and weather', () => {
+  it('with the network closed, falls back to the bundled basemap: sea and land around the Santander coast, and says so', async () => {
+    await setBasemap({ kind: 'auto' })
+    const { page, blocked, dialogs } = await citizen()
+    await page.goto(`${baseUrl}/map-and-weather`)
+    const map = coastMap(page)
+    await expect.poll(() => map.locator('.map-offline-note').textContent(), { timeout: 30_000 }).toMatch(/Offline map: the online basemap cannot be reached/)
+    await expect.poll(async () => (await pixelsOfColour(map, OFFLINE_COLOURS.sea, 6)).length, { timeout: 30_000 }).toBeGreaterThan(5_000)
+    await expect.poll(async () => (await pixelsOfColour(map, OFFLINE_COLOURS.land, 6)).length, { timeout: 30_000 }).toBeGreaterThan(5_000)
+    // OpenFreeMap was asked for and refused: the fallback is the closed network's doing.
+    expect(blocked.some((url) => url.startsWith('https://tiles.openfreemap.org/'))).toBe(true)
+    expect(dialogs).toEqual([])
+  })
+
+  it('draws each layer in its shape, and critical alerts with a dark outline; the legend shows the same symbols', async () => {
+    const { page } = await citizen()
+    await page.goto(`${baseUrl}/map-and-weather`)
+    const map = shapesMap(page)
+    await page.locator('.map-frame[aria-busy="false"]').nth(1).waitFor({ timeout: 60_000 })
+    await expect.poll(async () => (await markerFills(map, SQUARE_COLOUR)).length, { timeout: 30_000 }).toBeGreaterThan(2)
+    const squares = await markerFills(map, SQUARE_COLOUR)
+    const stars = await markerFills(map, STAR_COLOUR)
+    const triangles = await markerFills(map, TRIANGLE_COLOUR)
+    expect(stars.length).toBeGreaterThan(2)
+    expect(triangles.length).toBeGreaterThan(2)
+    expect(median(squares.map(({ fill }) => fill))).toBeGreaterThan(0.85)
+    expect(median(stars.map(({ fill }) => fill))).toBeLessThan(0.62)
+    expect(median(triangles.map(({ fill }) => fill))).toBeLessThan(0.68)
+    // A triangle points up: narrow near the top, wide near the bottom.
+    expect(median(triangles.map(({ topWidth, bottomWidth }) => bottomWidth / Math.max(1, topWidth)))).toBeGreaterThan(2)
+    // Critical NO2 stations are outlined dark, not only coloured.
+    expect((await pixelsOfColour(page.locator('.map-frame').first(), CRITICAL_OUTLINE, 12)).length).toBeGreaterThan(20)
+    const legend = page.locator('.map-legend').nth(1)
+    expect(await legend.locator('svg[data-shape]').evaluateAll((items) => items.map((item) => item.getAttribute('data-shape')))).toEqual(['square', 'star', 'triangle'])
+    await screenshot(page, 'map-shapes-desktop')
+  })
+
+  it('draws the online basemap from a (local) tile server configured in Site settings', async () => {
+    await setBasemap({ kind: 'url', url: tiles.styleUrl })
+    const { page, blocked } = await citizen(undefined, true)
+    await page.goto(`${baseUrl}/map-and-weather`)
+    const map = coastMap(page)
+    await expect.poll(async () => (await pixelsOfColour(map, ONLINE_COLOURS.sea, 6)).length, { timeout: 30_000 }).toBeGreaterThan(5_000)
+    await expect.poll(async () => (await pixelsOfColour(map, ONLINE_COLOURS.land, 6)).length, { timeout: 30_000 }).toBeGreaterThan(5_000)
+    expect(await map.locator('.map-offline-note').count()).toBe(0)
+    expect(tiles.requests.some((url) => url.startsWith('/tiles/'))).toBe(true)
+    expect(blocked).toEqual([])
+  })
+
+  it(`falls back to the bundled basemap within ${BASEMAP_TIMEOUT_MS / 1000} s when the online one does not answer`, async () => {
+    tiles.mode = 'hang'
+    try {
+      const { page } = await citizen(undefined, true)
+      const started = Date.now()
+      await page.goto(`${baseUrl}/map-and-weather`)
+      const map = coastMap(page)
+      await map.locator('.map-offline-note').waitFor({ timeout: BASEMAP_TIMEOUT_MS + 10_000 })
+      const shownAfter = Date.now() - started
+      await expect(map.locator('.map-offline-note').textContent()).resolves.toContain(`did not load within ${BASEMAP_TIMEOUT_MS / 1000} s`)
+      await expect.poll(async () => (await pixelsOfColour(map, OFFLINE_COLOURS.land, 6)).length, { timeout: 10_000 }).toBeGreaterThan(5_000)
+      // Not before the stated time (the server only hangs), and not long after it.
+      expect(shownAfter).toBeGreaterThanOrEqual(BASEMAP_TIMEOUT_MS - 500)
+      expect(shownAfter).toBeLessThan(BASEMAP_TIMEOUT_MS + 6_000)
+      // The data layer draws over the fallback too.
+      await expect.poll(async () => (await pixelsOfColour(map, SQUARE_COLOUR)).length, { timeout: 20_000 }).toBeGreaterThan(50)
+    } finally {
+      tiles.mode = 'ok'
+      await setBasemap({ kind: 'offline' })
+    }
+  })
+
+  it('finds an address with the keyboard, moves the map there and marks it; a hostile label stays text', async () => {
+    const { page, dialogs } = await citizen()
+    await page.goto(`${baseUrl}/map-and-weather`)
+    const search = page.getByRole('combobox', { name: 'Search an address' }).first()
+    await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
+    await search.fill('Sardinero')
+    const option = page.getByRole('option', { name: /Playa del Sardinero/ })
+    await option.waitFor({ timeout: 15_000 })
+    await search.press('ArrowDown')
+    await expect(option.getAttribute('aria-selected')).resolves.toBe('true')
+    await search.press('Enter')
+    const map = coastMap(page)
+    const pin = map.locator('.place-pin')
+    await expect(pin.textContent()).resolves.toContain('Playa del Sardinero')
+    // After the flight the found place sits in the middle of the map.
+    await expect
+      .poll(
+        async () => {
+          const frame = (await map.boundingBox())!
+          const box = (await pin.boundingBox())!
+          return Math.abs(box.x + box.width / 2 - (frame.x + frame.width / 2)) + Math.abs(box.y + box.height - (frame.y + frame.height / 2))
+        },
+        { timeout: 15_000 },
+      )
+      .toBeLessThan(30)
+
+    await search.fill('hostile')
+    const hostile = page.getByRole('option', { name: /Street, Santander/ })
+    await hostile.waitFor({ timeout: 15_000 })
+    await expect(hostile.textContent()).resolves.toBe(`${HOSTILE_NAME} Street, Santander`)
+    await hostile.click()
+    await expect(pin.textContent()).resolves.toContain(HOSTILE_NAME)
+    expect(await page.locator('img[src="x"]').count()).toBe(0)
+    expect(dialogs).toEqual([])
+  })
+
+  it('keeps an entity named with markup as text in the popup', async () => {
+    const { page, dialogs } = await citizen()
+    await page.goto(`${baseUrl}/map-and-weather`)
+    await page.locator('.map-frame[aria-busy="false"]').nth(1).waitFor({ timeout: 60_000 })
+    await page.getByRole('button', { name: 'Show as table' }).click()
+    await page.locator('.map-table').getByRole('row').filter({ hasText: HOSTILE_NAME }).first().getByRole('button', { name: 'Show on map' }).click()
+    // Both maps show the air layer, so both open the feature's popup: read the one under the table.
+    await expect.poll(() => shapesMap(page).locator('.maplibregl-popup h3').textContent(), { timeout: 10_000 }).toBe(HOSTILE_NAME)
+    expect(await page.locator('img[src="x"]').count()).toBe(0)
+    expect(dialogs).toEqual([])
+  })
+
+  it("shows the weather stand-in's current conditions for Santander with the observation time", async () => {
+    const { page } = await citizen()
+    await page.goto(`${baseUrl}/map-and-weather`)
+    const block = page.locator('.weather-now')
+    await expect.poll(() => block.textContent(), { timeout: 15_000 }).toMatch(/16\.4 °C/)
+    const text = await block.textContent()
+    expect(text).toMatch(/Santander/)
+    expect(text).toMatch(/broken clouds/)
+    expect(text).toMatch(/Humidity\s*78 %/)
+    const observed = await block.locator('time').getAttribute('datetime')
+    expect(Date.now() - Date.parse(observed!)).toBeLessThan(15 * 60_000)
+  })
+
+  it('lays the page out at 1366 px and at 375 px', async () => {
+    for (const [name, viewport] of [
+      ['map-page-desktop', { width: 1366, height: 900 }],
+      ['map-page-phone', { width: 375, height: 800 }],
+    ] as const) {
+      const { page } = await citizen(viewport)
+      await page.goto(`${baseUrl}/map-and-weather`)
+      await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
+      await expect.poll(() => page.locator('.weather-now').textContent(), { timeout: 15_000 }).toMatch(/°C/)
+      // Nothing wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width)
+      await screenshot(page, name)
+      const png = await page.screenshot()
+      expect((await sharp(png).metadata()).width).toBe(viewport.width)
+    }
+  })
+})
