@@ -34,7 +34,9 @@ function malformedWhere(where: unknown): boolean {
 export const guardQueryInput: CollectionBeforeOperationHook = ({ args, operation, req }) => {
   if (req.payloadAPI === 'local') return args
   const input = args as { id?: unknown; limit?: unknown; page?: unknown; where?: unknown; data?: unknown }
-  if (input.id !== undefined && input.id !== null && req.payload.db.defaultIDType === 'number' && !/^\d{1,15}$/.test(String(input.id))) {
+  // REST hands the operation an id already passed through parseFloat ("1 OR 1=1" → 1): judge the path's own text.
+  const id = typeof req.routeParams?.id === 'string' ? req.routeParams.id : input.id
+  if (id !== undefined && id !== null && req.payload.db.defaultIDType === 'number' && !/^\d{1,15}$/.test(String(id))) {
     throw new NotFound(req.t)
   }
   if (operation === 'read') {
