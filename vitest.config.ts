@@ -25,8 +25,6 @@ const integrationEnv = {
   ENABLE_AI: 'false',
   LOG_LEVEL: 'fatal',
   MEDIA_DIR: path.join(os.tmpdir(), 'citydash-test-media'),
-  // Each run gets its own Redis keys: nothing cached by an earlier run can answer for this one.
-  REDIS_KEY_PREFIX: `citydash-test-${process.pid}-${Date.now()}:`,
 }
 
 const integrationProject = (name: string, include: string[]): TestProjectInlineConfiguration => ({
@@ -35,7 +33,9 @@ const integrationProject = (name: string, include: string[]): TestProjectInlineC
     name,
     include,
     environment: 'node',
-    env: integrationEnv,
+    // Each run and project gets its own Redis keys: nothing cached or counted by an earlier run, or
+    // by the other database's project running beside it, can answer for this one.
+    env: { ...integrationEnv, REDIS_KEY_PREFIX: `citydash-test-${name}-${process.pid}-${Date.now()}:` },
     // Files of one project share its database: run them one after another.
     pool: 'forks',
     fileParallelism: false,
