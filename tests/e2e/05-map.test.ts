@@ -117,7 +117,7 @@ beforeAll(async () => {
     entityType: 'AirQualityObserved',
     attributes: ['name', 'no2'],
     style: { colour: SQUARE_COLOUR, radius: 12, icon: 'square', colourBy: 'style', cluster: false },
-    alertRules: [{ attribute: 'no2', operator: '>', value: '200', level: 'critical', message: 'NO2 at {value}' }],
+    alertRules: [{ attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO2 at {value}' }],
   })
   const devices = await layer({
     name: 'Devices (stars)',
