@@ -1,6 +1,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+import { type RecordedRequest, jsonWriter, recordOf } from './requests'
+
 /**
  * A local stand-in for the OpenCage forward geocoding API, used by the tests and by `npm run demo` (see src/proxies/geocoding.ts for the
  * documented shape): `GET /geocode/v1/json?q&key&limit…`, with OpenCage's error envelope.
@@ -28,13 +30,6 @@ export type FakeGeocodingMode =
   | 'garbage'
   | 'wrong-shape'
   | 'junk-results'
-
-export type RecordedRequest = {
-  method: string
-  path: string
-  query: Record<string, string>
-  headers: http.IncomingHttpHeaders
-}
 
 export type FakeGeocoding = {
   url: string
@@ -113,17 +108,9 @@ export async function startFakeGeocoding(
   const timers = new Set<NodeJS.Timeout>()
 
   const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://fake.invalid')
-    fake.requests.push({
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: request.headers,
-    })
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-      response.end(JSON.stringify(body))
-    }
+    const { url, record } = recordOf(request)
+    fake.requests.push(record)
+    const json = jsonWriter(response)
 
     switch (fake.mode) {
       case 'invalid-key':

@@ -1,6 +1,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+import { type RecordedRequest, jsonWriter, recordOf } from './requests'
+
 /**
  * A local stand-in for the OpenWeatherMap current weather API, used by the tests and by `npm run demo` (see src/proxies/weather.ts for the
  * documented shape): `GET /data/2.5/weather?lat&lon&appid&units=metric`, with its error bodies.
@@ -29,13 +31,6 @@ export type FakeWeatherMode =
   | 'wrong-shape'
   | 'huge'
   | 'redirect'
-
-export type RecordedRequest = {
-  method: string
-  path: string
-  query: Record<string, string>
-  headers: http.IncomingHttpHeaders
-}
 
 export type FakeWeather = {
   url: string
@@ -126,17 +121,9 @@ export async function startFakeWeather(
   }
 
   const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://fake.invalid')
-    fake.requests.push({
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: request.headers,
-    })
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-      response.end(JSON.stringify(body))
-    }
+    const { url, record } = recordOf(request)
+    fake.requests.push(record)
+    const json = jsonWriter(response)
 
     if (url.pathname === '/elsewhere') return json(200, weatherBody(0, 0))
 

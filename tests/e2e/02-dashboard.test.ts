@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { admin, editor } from './accounts'
-import { launchBrowser, openAdmin, screenshot } from './browser'
+import { api, launchBrowser, openAdmin, screenshot, signInToAdmin } from './browser'
 import { markerCentre, pixelsOfColour } from './pixels'
 
 const baseUrl = inject('baseUrl')
@@ -13,35 +13,6 @@ const DEVICE_COLOUR = '#00897b'
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 
 let browser: Browser
-
-/** A browser session signed in through the login form. */
-async function signIn(account: { email: string; password: string }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  const page = await context.newPage()
-  await openAdmin(page, `${baseUrl}/admin/login`)
-  await page.locator('#field-email').fill(account.email)
-  await page.locator('#field-password').fill(account.password)
-  await page.getByRole('button', { name: /log ?in/i }).click()
-  await page.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
-  return page
-}
-
-/** The REST API as the signed-in user of `page` (same origin, the session cookie). */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const { status, json } = await page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body ? { 'content-type': 'application/json' } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      })
-      return { status: response.status, json: await response.json() }
-    },
-    { method, path, body },
-  )
-  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`)
-  return json as T
-}
 
 beforeAll(async () => {
   browser = await launchBrowser()
@@ -59,7 +30,7 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
   const dialogs: string[] = []
 
   it('lets an editor compose and publish a page with a map of two layers, a KPI, a table and alerts', async () => {
-    const chief = await signIn(admin)
+    const chief = await signInToAdmin(browser, baseUrl, admin)
     await api(chief, 'POST', '/api/globals/site-settings', {
       title: 'City Dashboard',
       cities: [
@@ -70,7 +41,7 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
     })
     await api(chief, 'POST', '/api/users', { ...editor, name: 'Eddie Editor', role: 'editor' })
 
-    const page = await signIn(editor)
+    const page = await signInToAdmin(browser, baseUrl, editor)
     const layer = (data: Record<string, unknown>) =>
       api<{ doc: { id: number } }>(page, 'POST', '/api/map-layers', { public: true, refreshSeconds: 60, maxFeatures: 5000, ...data }).then(({ doc }) => doc.id)
     const air = await layer({

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 import { BASEMAP_TIMEOUT_MS, OFFLINE_COLOURS } from '@/map/style'
 
 import { admin } from './accounts'
-import { launchBrowser, openAdmin, screenshot } from './browser'
+import { api, launchBrowser, screenshot, signInToAdmin } from './browser'
 import { pixelsOfColour } from './pixels'
 import { ONLINE_COLOURS, startTileServer, type TileServer } from './tile-server'
 
@@ -19,29 +19,6 @@ const CRITICAL_OUTLINE = '#1b1b1f'
 let browser: Browser
 let tiles: TileServer
 let admins: Page
-
-async function signIn(account: { email: string; password: string }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } })
-  const page = await context.newPage()
-  await openAdmin(page, `${baseUrl}/admin/login`)
-  await page.locator('#field-email').fill(account.email)
-  await page.locator('#field-password').fill(account.password)
-  await page.getByRole('button', { name: /log ?in/i }).click()
-  await page.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
-  return page
-}
-
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const { status, json } = await page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })
-      return { status: response.status, json: await response.json() }
-    },
-    { method, path, body },
-  )
-  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`)
-  return json as T
-}
 
 const CITIES = [
   { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
@@ -109,7 +86,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 beforeAll(async () => {
   browser = await launchBrowser()
   tiles = await startTileServer()
-  admins = await signIn(admin)
+  admins = await signInToAdmin(browser, baseUrl, admin, { width: 1366, height: 900 })
   const layer = (data: Record<string, unknown>) =>
     api<{ doc: { id: number } }>(admins, 'POST', '/api/map-layers', { public: true, refreshSeconds: 60, maxFeatures: 5000, ...data }).then(({ doc }) => doc.id)
   const air = await layer({

@@ -30,3 +30,37 @@ export async function openAdmin(page: Page, url: string, waitForUrl?: RegExp) {
   if (waitForUrl) await page.waitForURL(waitForUrl, { timeout: 30_000 })
   await page.waitForLoadState('networkidle', { timeout: 30_000 })
 }
+
+/** A browser session signed in through the admin's login form. */
+export async function signInToAdmin(
+  browser: Browser,
+  baseUrl: string,
+  account: { email: string; password: string },
+  viewport = { width: 1280, height: 900 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  await openAdmin(page, `${baseUrl}/admin/login`)
+  await page.locator('#field-email').fill(account.email)
+  await page.locator('#field-password').fill(account.password)
+  await page.getByRole('button', { name: /log ?in/i }).click()
+  await page.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
+  return page
+}
+
+/** The REST API as the signed-in user of `page` (same origin, the session cookie). */
+export async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const { status, json } = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      })
+      return { status: response.status, json: await response.json() }
+    },
+    { method, path, body },
+  )
+  if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`)
+  return json as T
+}
