@@ -1,3 +1,5 @@
+import { readAtMost } from '@/http/body'
+
 import { UpstreamError, type UpstreamService } from './errors'
 
 /** Shared plumbing of the upstream clients: bounded time and size, status mapping, no key leaks. */
@@ -38,26 +40,8 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 async function readLimited(response: Response, maxBytes: number): Promise<string | undefined> {
-  if (!response.body) return ''
-  const declared = Number(response.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body.cancel().catch(() => {})
-    return undefined
-  }
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {})
-      return undefined
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+  const bytes = await readAtMost(response, maxBytes)
+  return bytes && Buffer.from(bytes).toString('utf8')
 }
 
 export type UpstreamAnswer = { status: number; headers: Headers; json: unknown; jsonOk: boolean }

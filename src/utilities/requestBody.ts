@@ -1,32 +1,14 @@
 import { env } from '@/env'
+import { declaresMoreThan, readAtMost } from '@/http/body'
 import { HttpError } from '@/utilities/httpErrors'
 
 export const bodyTooLarge = (maxBytes: number) => new HttpError(413, `The body is larger than ${maxBytes} bytes`)
 
-/** True when the request declares a Content-Length above `maxBytes`: refuse it before reading a byte. */
-const declaresMoreThan = (request: Request, maxBytes: number) => Number(request.headers.get('content-length') ?? 0) > maxBytes
-
-/**
- * The request's body, read chunk by chunk and abandoned as soon as it passes `maxBytes` (a
- * chunked body has no Content-Length to check first), so a huge body never sits in memory.
- */
+/** The request's body, or a 413 HttpError as soon as it passes `maxBytes` (see readAtMost). */
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (declaresMoreThan(request, maxBytes)) throw bodyTooLarge(maxBytes)
-  if (!request.body) return new Uint8Array()
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined)
-      throw bodyTooLarge(maxBytes)
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks)
+  const bytes = await readAtMost(request, maxBytes)
+  if (!bytes) throw bodyTooLarge(maxBytes)
+  return bytes
 }
 
 /** The request's JSON body, or a 400/413 HttpError; validate the result with zod afterwards. */
