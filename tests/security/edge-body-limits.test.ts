@@ -98,9 +98,10 @@ describe.each(servers())('V13 API: request bodies are capped while they stream i
 
   it('GET /api/weather: a 300 MB body on a GET is never buffered', async () => {
     const result = await sendHuge(server, 'GET', '/api/weather?lat=52.5&lon=13.4', 'application/json', '{')
-    // Answered as without a body (503 here: no weather service is configured) and the connection
-    // closed under the sender (status 0), never a 500 and never buffered.
-    expect([0, 503]).toContain(result.status)
+    // Answered as without a body (503 here: no weather service is configured), or the connection
+    // closed under the sender (status 0), or Node's HTTP parser refusing the rest (400, seen once
+    // on a loaded machine): never a 500 and never buffered.
+    expect([0, 400, 503]).toContain(result.status)
     expect(result.growth).toBeLessThan(50 * MB)
   })
 
