@@ -27,7 +27,7 @@ import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
 import { gatewayKeyWarning } from '@/utilities/ai'
 import { addRequestIdToError, REFUSAL_LOGGING_LEVELS } from '@/utilities/refusal'
-import { currentRequestId } from '@/utilities/requestContext'
+import { currentRequestId } from '@/http/requestContext'
 import { guardQueryInput } from '@/hooks/guardQueryInput'
 
 const settings = env()

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
 import { MODEL_ID, parseModelList } from './ai/gateway/models'
+import { tenantSchema } from './ngsi/names'
 
 /** Every environment setting the dashboard reads, validated once; a bad value stops start-up. */
 
@@ -56,12 +57,7 @@ export const envSchema = z
     MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
 
     NGSI_LD_BROKER_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:1026'),
-    NGSI_LD_TENANT: optionalString.pipe(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ only')
-        .optional(),
-    ),
+    NGSI_LD_TENANT: optionalString.pipe(tenantSchema.optional()),
     NGSI_LD_CONTEXT_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_CORE_CONTEXT),
     // Orion-LD and Scorpio allow 1000 entities a page, Stellio 100; a refused size is halved and retried.
     NGSI_LD_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),

@@ -9,6 +9,3 @@ import { WeatherNowBlock } from './WeatherNow/config'
 
 /** The blocks editors can put on a page, in the order the admin offers them. */
 export const pageBlocks = [MapViewBlock, KpiCardBlock, EntityTableBlock, AlertsPanelBlock, WeatherNowBlock, ContentBlock, CallToActionBlock, MediaBlock]
-
-/** Blocks that show map-layer data: the page loads those layers for them. */
-export const DATA_BLOCK_TYPES = ['mapView', 'kpiCard', 'entityTable', 'alertsPanel'] as const

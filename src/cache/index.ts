@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis'
+
 import { createMemoryCache } from './memory'
 import { createRedisCache } from './redis'
 import type { Cache, CacheLogger } from './types'
@@ -8,9 +10,9 @@ export { closeRedisClient, createRedisClient, whenReady, type RedisClientOptions
 export { createSwrCache, type SwrCache, type SwrCodec, type SwrOptions, type SwrResult, type SwrState } from './swr'
 export type { Cache, CacheEntry, CacheLock, CacheLogger, JsonValue } from './types'
 
-export type CacheFromEnvOptions = {
-  /** REDIS_URL: Redis when set (non-empty), the in-process LRU otherwise. */
-  redisUrl?: string
+export type CacheChoiceOptions = {
+  /** The process's Redis connection when REDIS_URL is set: the cache lives there; else the in-process LRU. */
+  redis?: Redis
   keyPrefix?: string
   maxEntries?: number
   maxBytes?: number
@@ -20,10 +22,9 @@ export type CacheFromEnvOptions = {
 export const DEFAULT_KEY_PREFIX = 'citydash:cache:'
 
 /** The cache this deployment should use: shared Redis across replicas when configured, else memory. */
-export function createCacheFromEnv(options: CacheFromEnvOptions = {}): Cache {
-  const redisUrl = options.redisUrl?.trim()
-  if (redisUrl) {
-    return createRedisCache({ url: redisUrl, keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX, logger: options.logger })
+export function createCache(options: CacheChoiceOptions = {}): Cache {
+  if (options.redis) {
+    return createRedisCache({ client: options.redis, keyPrefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX, logger: options.logger })
   }
   return createMemoryCache({ maxEntries: options.maxEntries ?? 1_000, maxBytes: options.maxBytes ?? 32 * 1024 * 1024 })
 }

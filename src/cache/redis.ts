@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 
-import { closeRedisClient, createRedisClient, whenReady } from './redisClient'
+import type { Redis } from 'ioredis'
+
+import { whenReady } from './redisClient'
 import {
   outageLogger,
   ttlToMs,
@@ -12,11 +14,12 @@ import {
 } from './types'
 
 export type RedisCacheOptions = {
-  url: string
+  /** The process's Redis connection (see createRedisClient), shared with its other caches and limiters; the cache never closes it. */
+  client: Redis
   /** Prepended to every key, e.g. `citydash:cache:`; entries live under `<prefix>e:`, locks under `<prefix>l:`. */
   keyPrefix: string
+  /** Wait for the first connection at most this long (then the read is a miss). */
   connectTimeoutMs?: number
-  commandTimeoutMs?: number
   logger?: CacheLogger
 }
 
@@ -71,11 +74,7 @@ const EXTEND_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redi
 export function createRedisCache(options: RedisCacheOptions): Cache {
   const logger = options.logger ?? console
   const outage = outageLogger(logger, 'Redis cache')
-  const client = createRedisClient(options.url, {
-    connectTimeoutMs: options.connectTimeoutMs,
-    commandTimeoutMs: options.commandTimeoutMs,
-    onError: (error) => outage.failed(error),
-  })
+  const { client } = options
   const waitMs = options.connectTimeoutMs ?? 500
   const entryKey = (key: string) => `${options.keyPrefix}e:${key}`
   const lockKey = (key: string) => `${options.keyPrefix}l:${key}`
@@ -142,9 +141,7 @@ export function createRedisCache(options: RedisCacheOptions): Cache {
       }
     },
     async close() {
-      if (closed) return
       closed = true
-      await closeRedisClient(client)
     },
   }
 }

@@ -6,6 +6,8 @@ import { Redis } from 'ioredis'
  * are bounded, and reconnects continue in the background with capped back-off.
  */
 export type RedisClientOptions = {
+  /** Shown by `CLIENT LIST`, so an operator can tell the dashboard's connections apart. */
+  name?: string
   connectTimeoutMs?: number
   commandTimeoutMs?: number
   /** Called for every client 'error' event (a listener must exist, or ioredis prints each one). */
@@ -14,6 +16,7 @@ export type RedisClientOptions = {
 
 export function createRedisClient(url: string, options: RedisClientOptions = {}): Redis {
   const client = new Redis(url, {
+    connectionName: options.name,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -2,6 +2,7 @@ import Link from 'next/link'
 
 import { validateSafeUrl } from '@/fields/link'
 import type { Page, Post } from '@/payload-types'
+import { pagePath } from '@/utilities/sitePaths'
 
 export type CmsLinkData = {
   type?: 'reference' | 'custom' | null
@@ -16,7 +17,7 @@ export function linkHref(link: CmsLinkData): string | null {
   const target = link.reference?.value
   if (!target || typeof target !== 'object') return null
   if (link.reference?.relationTo === 'posts') return `/posts/${target.slug}`
-  return target.slug === 'home' ? '/' : `/${target.slug}`
+  return pagePath(target.slug)
 }
 
 export function CmsLink({ link, className }: { link: CmsLinkData; className?: string }) {

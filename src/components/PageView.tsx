@@ -3,14 +3,15 @@ import { notFound } from 'next/navigation'
 import { RenderBlocks } from '@/blocks/RenderBlocks'
 import { CitySwitcher } from '@/components/dashboard/CitySwitcher'
 import { DashboardProvider } from '@/components/dashboard/DashboardProvider'
-import { loadDashboard } from '@/utilities/dashboard'
+import { loadDashboard } from '@/layers/dashboard'
 import { findPage } from '@/utilities/queries'
+import { HOME_SLUG } from '@/utilities/sitePaths'
 
 export async function PageView({ slug, draft }: { slug: string; draft: boolean }) {
-  const page = await findPage(slug, { draft })
+  const page = await findPage(slug, draft)
   if (!page) {
     // The home page may not exist yet (fresh install): say so instead of a bare 404.
-    if (slug === 'home') {
+    if (slug === HOME_SLUG) {
       return (
         <article className="page">
           <h1>Welcome</h1>

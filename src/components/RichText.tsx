@@ -2,6 +2,7 @@ import type { SerializedEditorState } from '@payloadcms/richtext-lexical/lexical
 import { type JSXConvertersFunction, LinkJSXConverter, RichText as LexicalRichText } from '@payloadcms/richtext-lexical/react'
 
 import { validateSafeUrl } from '@/fields/link'
+import { pagePath } from '@/utilities/sitePaths'
 
 type LinkNode = { fields: { doc?: { relationTo?: string; value?: unknown } | null } }
 
@@ -9,7 +10,7 @@ const internalDocToHref = ({ linkNode }: { linkNode: LinkNode }) => {
   const { relationTo, value } = linkNode.fields.doc ?? {}
   const slug = typeof value === 'object' && value && 'slug' in value ? String(value.slug) : ''
   if (relationTo === 'posts') return `/posts/${slug}`
-  return slug === 'home' ? '/' : `/${slug}`
+  return pagePath(slug)
 }
 
 const converters: JSXConvertersFunction = ({ defaultConverters }) => {

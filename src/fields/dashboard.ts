@@ -1,6 +1,6 @@
 import type { Field, TextFieldSingleValidation } from 'payload'
 
-import { ATTRIBUTE_NAME, TENANT_NAME } from '@/fields/patterns'
+import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 
 /**
  * A city (broker tenant) among those in SiteSettings. Empty means the page's city, which the
@@ -8,7 +8,7 @@ import { ATTRIBUTE_NAME, TENANT_NAME } from '@/fields/patterns'
  */
 const validateCity: TextFieldSingleValidation = async (value, { req }) => {
   if (!value) return true
-  if (!TENANT_NAME.test(value)) return 'Letters, digits, - and _ only'
+  if (!TENANT_NAME.test(value)) return TENANT_NAME_RULE
   const settings = await req.payload.findGlobal({ slug: 'site-settings', depth: 0, req })
   const tenants = (settings.cities ?? []).map((city) => city.tenant)
   return tenants.includes(value) ? true : `Unknown city "${value}": add it under Site settings → Cities first (known: ${tenants.join(', ') || 'none'})`
@@ -34,4 +34,4 @@ export const layersField = (options: { name?: string; hasMany: boolean; required
   }) as Field
 
 export const validateAttributeName: TextFieldSingleValidation = (value) =>
-  !value || ATTRIBUTE_NAME.test(value) ? true : 'An attribute name: a letter, then letters, digits or _'
+  !value || ATTRIBUTE_NAME.test(value) ? true : ATTRIBUTE_NAME_RULE

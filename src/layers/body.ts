@@ -15,16 +15,7 @@ import { createGunzip, createGzip } from 'node:zlib'
 import { type AlertRule, evaluateRules } from '@/alerts'
 import { type BBox, type Feature, type NormalizedEntity, toFeature } from '@/ngsi'
 
-export interface LayerMeta {
-  count: number
-  fetchedAt: string
-  stale: boolean
-  truncated: boolean
-  /** Entities without a usable location, left off the map. */
-  skipped: number
-  /** Unit symbol per attribute, where the broker gave a unitCode. */
-  units: Record<string, string>
-}
+import type { LayerMeta } from './types'
 
 /** One rendered layer: the gzipped GeoJSON body, its ETag and its meta. */
 export interface LayerBody {

@@ -8,7 +8,7 @@ import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
 import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, rewriteBody } from './body'
 import { createPreviewBuilder, type LayerPreview, type PreviewRequest } from './summary'
 
-export type { LayerBody, LayerMeta } from './body'
+export type { LayerBody } from './body'
 
 /** What the features route needs of a map layer (the collection document, reduced). */
 export interface LayerSpec {

@@ -3,11 +3,12 @@ import { gunzipSync } from 'node:zlib'
 import { z } from 'zod'
 
 import { env } from '@/env'
-import { TENANT_NAME } from '@/fields/patterns'
-import { bboxSchema, NgsiError } from '@/ngsi'
-import { HttpError } from '@/utilities/httpErrors'
-import { canReadLayer, cityTenants, findLayer, layerFeatures, toLayerSpec } from '@/utilities/layers'
+import { bboxSchema, NgsiError, tenantSchema } from '@/ngsi'
+import { HttpError } from '@/http/errors'
+import { layerFeatures } from '@/services'
 import { payloadClient } from '@/utilities/queries'
+
+import { canReadLayer, cityTenants, findLayer, toLayerSpec } from './service'
 
 const ALLOWED_PARAMS = new Set(['bbox', 'city'])
 
@@ -19,7 +20,7 @@ const searchSchema = z.strictObject({
     .transform((text) => text.split(',').map((part) => (part.trim() === '' ? Number.NaN : Number(part))))
     .pipe(bboxSchema)
     .optional(),
-  city: z.string().regex(TENANT_NAME, 'city: letters, digits, - and _ only').optional(),
+  city: tenantSchema.optional(),
 })
 
 function parseSearch(url: URL) {

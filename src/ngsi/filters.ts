@@ -4,7 +4,8 @@
 import { z } from 'zod'
 
 import { NgsiError } from './errors'
-import { ATTRIBUTE_NAME, buildQuery, type QueryNode } from './query'
+import { ATTRIBUTE_NAME } from './names'
+import { buildQuery, type QueryNode } from './query'
 
 export type BBox = [west: number, south: number, east: number, north: number]
 

@@ -22,11 +22,24 @@ export {
   type PlainValue,
 } from './normalize'
 export { collectPages, streamPages, type Collected, type Page, type PagingOptions, type Streamed, type StreamOptions } from './paging'
-export { createPageSizeMemory, processPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
+export { createPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
 export { PROBE_ENDPOINTS, probeBroker, type ProbeConfig, type ProbeResult } from './probe'
 export {
   ATTRIBUTE_NAME,
+  ATTRIBUTE_NAME_RULE,
   ATTRIBUTE_PATH,
+  attributeNameSchema,
+  ENTITY_TYPE,
+  ENTITY_TYPE_RULE,
+  entityTypeSchema,
+  HEX_COLOUR,
+  HEX_COLOUR_RULE,
+  hexColourSchema,
+  TENANT_NAME,
+  TENANT_NAME_RULE,
+  tenantSchema,
+} from './names'
+export {
   attributePathSchema,
   buildQuery,
   comparisonOperators,

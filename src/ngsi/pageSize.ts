@@ -18,16 +18,6 @@ export function createPageSizeMemory(): PageSizeMemory {
   }
 }
 
-// On globalThis: Next bundles App and Pages routes apart, each with its own client, one broker.
-const SHARED = Symbol.for('citydash.ngsiPageSizes')
-const processWide = globalThis as { [SHARED]?: PageSizeMemory }
-
-/** The process's memory, shared by every client of the same broker. */
-export function processPageSizeMemory(): PageSizeMemory {
-  processWide[SHARED] ??= createPageSizeMemory()
-  return processWide[SHARED]
-}
-
 /** The size to start a load with: the configured one, unless the broker taught a smaller one. */
 export function startingPageSize(memory: PageSizeMemory, broker: string, configured: number): number {
   const learned = memory.get(broker)

@@ -4,6 +4,7 @@
 import { z } from 'zod'
 
 import { NgsiError } from './errors'
+import { ATTRIBUTE_PATH } from './names'
 
 export const comparisonOperators = ['==', '!=', '>', '>=', '<', '<='] as const
 export type ComparisonOperator = (typeof comparisonOperators)[number]
@@ -29,10 +30,6 @@ export type QueryNode =
   | { kind: 'and' | 'or'; terms: QueryNode[] }
   | { kind: 'group'; term: QueryNode }
 
-const NAME = '[A-Za-z_][A-Za-z0-9_]{0,127}'
-/** `temperature`, `temperature.observedAt` (sub-attribute), `address[addressLocality]` (inside a compound value). */
-export const ATTRIBUTE_PATH = new RegExp(`^${NAME}(?:\\.${NAME}|\\[${NAME}\\])*$`)
-export const ATTRIBUTE_NAME = new RegExp(`^${NAME}$`)
 
 const MAX_DEPTH = 8
 const MAX_QUERY_LENGTH = 4000
@@ -47,7 +44,7 @@ const scalarSchema = z.union([
 ])
 const valueSchema = z.union([scalarSchema, z.strictObject({ from: scalarSchema, to: scalarSchema }), z.array(scalarSchema).min(1).max(100)])
 
-export const attributePathSchema = z.string().regex(ATTRIBUTE_PATH, 'an attribute name: letters, digits and _, with .sub or [key] parts')
+export const attributePathSchema = z.string().regex(ATTRIBUTE_PATH, 'an attribute name: letters, digits and _, starting with a letter, with .sub or [key] parts')
 
 const compareSchema = z
   .strictObject({

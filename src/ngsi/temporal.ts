@@ -8,7 +8,7 @@ import { NgsiError } from './errors'
 import type { JsonResponse } from './http'
 import { shortName } from './iri'
 import { isAttributeObject, normalizeAttribute, pickLanguage, plainValue, toIsoDate, type NormalizeOptions, type PlainValue } from './normalize'
-import { ATTRIBUTE_NAME } from './query'
+import { ATTRIBUTE_NAME } from './names'
 
 export const aggregationMethods = ['totalCount', 'distinctCount', 'sum', 'avg', 'min', 'max', 'stddev', 'sumsq'] as const
 

@@ -1,4 +1,4 @@
-import { HttpError } from '@/utilities/httpErrors'
+import { HttpError } from '@/http/errors'
 
 export type UpstreamService = 'weather' | 'geocoding'
 

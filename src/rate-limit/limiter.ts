@@ -1,6 +1,7 @@
+import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 
-import { closeRedisClient, createRedisClient, whenReady } from '@/cache/redisClient'
+import { whenReady } from '@/cache/redisClient'
 import { outageLogger, type CacheLogger } from '@/cache/types'
 
 export type RateLimiterOptions = {
@@ -10,8 +11,8 @@ export type RateLimiterOptions = {
   durationSeconds: number
   /** Namespace of the buckets, e.g. `citydash:rl:weather`; Redis keys are `<keyPrefix>:<client>`. */
   keyPrefix: string
-  /** Shared buckets across replicas when set; in-process buckets otherwise. */
-  redisUrl?: string
+  /** The process's Redis connection: buckets shared across replicas when given; in-process buckets otherwise. Never closed here. */
+  redis?: Redis
   /** Wait for the first Redis connection at most this long (then the in-memory insurance answers). */
   connectTimeoutMs?: number
   logger?: CacheLogger
@@ -35,7 +36,6 @@ export type RateLimiter = {
   consume(key: string, cost?: number): Promise<RateLimitResult>
   /** Gives back `points` (default 1) spent by `key`, e.g. when only failures should count. Never throws. */
   refund(key: string, points?: number): Promise<void>
-  close(): Promise<void>
 }
 
 /**
@@ -51,15 +51,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const logger = options.logger ?? console
   const memory = new RateLimiterMemory({ points, duration: durationSeconds, keyPrefix })
 
-  const redisUrl = options.redisUrl?.trim()
+  const client = options.redis
   let limiter: RateLimiterAbstract = memory
   let ready: () => Promise<unknown> = async () => true
-  let close = async () => {}
   const outage = outageLogger(logger, 'Redis rate limiter')
 
-  if (redisUrl) {
+  if (client) {
     const waitMs = options.connectTimeoutMs ?? 500
-    const client = createRedisClient(redisUrl, { connectTimeoutMs: waitMs, onError: (error) => outage.failed(error) })
     limiter = new RateLimiterRedis({
       storeClient: client,
       points,
@@ -72,7 +70,6 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       if (!(await whenReady(client, waitMs))) outage.failed(new Error('not connected; using in-memory limits'))
       else outage.succeeded()
     }
-    close = () => closeRedisClient(client)
   }
 
   const answer = (res: RateLimiterRes, allowed: boolean): RateLimitResult => {
@@ -87,7 +84,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   }
 
   return {
-    kind: redisUrl ? 'redis' : 'memory',
+    kind: client ? 'redis' : 'memory',
     async consume(key, cost = 1) {
       const bucket = key === '' ? 'unknown' : key
       await ready()
@@ -107,7 +104,6 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         outage.failed(error)
       }
     },
-    close: () => close(),
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Payload } from 'payload'
 
 import type { MapLayer } from '@/payload-types'
+import { HOME_SLUG } from '@/utilities/sitePaths'
 
 import { richText } from './richText'
 
@@ -90,7 +91,7 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
     context,
     data: {
       title: 'Your city, live',
-      slug: 'home',
+      slug: HOME_SLUG,
       tenant: DEMO_CITIES[0].tenant,
       _status: 'published',
       publishedAt: new Date().toISOString(),

@@ -1,25 +1,9 @@
 import type { Payload } from 'payload'
 
-import { API_KEY_PREFIX, describeFailure, GatewayClient, parseModelList, type AiTaskName, type FallbackModeSettings } from '@/ai'
+import { API_KEY_PREFIX, describeFailure, parseModelList, type AiTaskName, type FallbackModeSettings } from '@/ai'
 import { env, type Env } from '@/env'
 import type { SiteSetting } from '@/payload-types'
-
-let client: GatewayClient | undefined
-
-/** One client per process, so its limit of requests in flight holds across all requests. */
-export function gatewayClient(): GatewayClient {
-  const settings = env()
-  client ??= new GatewayClient({
-    url: settings.GATEWAY_URL,
-    apiKey: settings.GATEWAY_API_KEY,
-    model: settings.GATEWAY_MODEL,
-    fallbackModels: settings.GATEWAY_FALLBACK_MODELS,
-    // The gateway attributes requests to the site: the public address unless another is set.
-    siteUrl: settings.GATEWAY_SITE_URL ?? settings.PUBLIC_SERVER_URL,
-    appName: settings.GATEWAY_APP_NAME,
-  })
-  return client
-}
+import { gatewayClient } from '@/services'
 
 /**
  * What is wrong with the gateway key, for the start-up log and Site settings → AI; undefined when

@@ -3,6 +3,7 @@ import type { Metadata } from 'next'
 import type { Media } from '@/payload-types'
 
 import { findPage, findPost } from './queries'
+import { HOME_SLUG, pagePath } from './sitePaths'
 
 type Meta = { title?: string | null; description?: string | null; image?: number | string | Media | null } | undefined
 
@@ -23,11 +24,11 @@ function toMetadata(fallbackTitle: string | undefined, meta: Meta, path: string)
 }
 
 export async function pageMetadata(slug: string): Promise<Metadata> {
-  const page = await findPage(slug, { draft: false })
-  return toMetadata(slug === 'home' ? undefined : page?.title, page?.meta, slug === 'home' ? '/' : `/${slug}`)
+  const page = await findPage(slug, false)
+  return toMetadata(slug === HOME_SLUG ? undefined : page?.title, page?.meta, pagePath(slug))
 }
 
 export async function postMetadata(slug: string): Promise<Metadata> {
-  const post = await findPost(slug, { draft: false })
+  const post = await findPost(slug, false)
   return { ...toMetadata(post?.title, post?.meta, `/posts/${slug}`), ...(post ? {} : { title: 'Post not found' }) }
 }

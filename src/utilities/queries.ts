@@ -1,7 +1,10 @@
 import config from '@payload-config'
 import { getPayload, type Where } from 'payload'
+import { cache } from 'react'
 
 import type { Footer, Header, Page, Post, SiteSetting } from '@/payload-types'
+
+import { HOME_SLUG } from './sitePaths'
 
 /**
  * Data for citizens' pages. A Docker image is built without a database: during `next build`
@@ -23,7 +26,12 @@ export const payloadClient = () => getPayload({ config })
 
 const publishedOnly = (draft: boolean): Where | undefined => (draft ? undefined : { _status: { equals: 'published' } })
 
-export const findPage = (slug: string, { draft }: { draft: boolean }) =>
+/**
+ * A page by slug, read once per render: metadata and the page body share it (React `cache`, one
+ * request's memory only, so a draft read never outlives its request). Flags are arguments, not an
+ * object, because `cache` matches arguments by identity.
+ */
+export const findPage = cache((slug: string, draft: boolean) =>
   tolerantAtBuild<Page | null>(
     `page ${slug}`,
     async () => {
@@ -40,7 +48,8 @@ export const findPage = (slug: string, { draft }: { draft: boolean }) =>
       return docs[0] ?? null
     },
     null,
-  )
+  ),
+)
 
 export const listPublishedPageSlugs = () =>
   tolerantAtBuild(
@@ -55,12 +64,13 @@ export const listPublishedPageSlugs = () =>
         pagination: false,
         overrideAccess: false,
       })
-      return docs.map((doc) => doc.slug).filter((slug) => slug && slug !== 'home')
+      return docs.map((doc) => doc.slug).filter((slug) => slug && slug !== HOME_SLUG)
     },
     [] as string[],
   )
 
-export const findPost = (slug: string, { draft }: { draft: boolean }) =>
+/** A post by slug, read once per render (see findPage). */
+export const findPost = cache((slug: string, draft: boolean) =>
   tolerantAtBuild<Post | null>(
     `post ${slug}`,
     async () => {
@@ -77,7 +87,8 @@ export const findPost = (slug: string, { draft }: { draft: boolean }) =>
       return docs[0] ?? null
     },
     null,
-  )
+  ),
+)
 
 export const POSTS_PER_PAGE = 12
 
@@ -102,7 +113,8 @@ export const listPublishedPosts = (page = 1) =>
 
 type GlobalTypes = { header: Header; footer: Footer; 'site-settings': SiteSetting }
 
-export const findGlobal = <Slug extends keyof GlobalTypes>(slug: Slug) =>
+/** A global, read once per render however many parts of the page ask (layout, metadata, blocks, dashboard loader). */
+export const findGlobal = cache(<Slug extends keyof GlobalTypes>(slug: Slug) =>
   tolerantAtBuild<GlobalTypes[Slug] | null>(
     `global ${slug}`,
     async () => {
@@ -110,4 +122,5 @@ export const findGlobal = <Slug extends keyof GlobalTypes>(slug: Slug) =>
       return (await payload.findGlobal({ slug, depth: 1 })) as GlobalTypes[Slug]
     },
     null,
-  )
+  ),
+)

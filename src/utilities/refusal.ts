@@ -1,6 +1,6 @@
 import { type AfterErrorHook, APIError } from 'payload'
 
-import { currentRequestId } from '@/utilities/requestContext'
+import { currentRequestId } from '@/http/requestContext'
 
 /**
  * A request Payload refuses on purpose (a workflow rule, bad input): answered with its status

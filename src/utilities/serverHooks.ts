@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 
 import { contentSecurityPolicy } from '@/utilities/contentSecurity'
-import { PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, runWithRequestContext } from '@/utilities/requestContext'
+import { PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, runWithRequestContext } from '@/http/requestContext'
 
 export type ServerHookSettings = { https: boolean; trustedProxyHops: number }
 

@@ -1,9 +1,10 @@
+import { HEX_COLOUR } from '@/ngsi/names'
+
 import { extractJson, TaskOutputError } from './output'
 import { layerData, layerInputSchema, type LayerInput } from './layer'
 import { assemblePrompt } from './prompt'
 import { defineTask } from './task'
 
-export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/
 export const MAX_COLOURS = 6
 
 /** A JSON array of 1–6 `#rrggbb` strings (lower-cased, de-duplicated); anything else is rejected. */

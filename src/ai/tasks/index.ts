@@ -28,7 +28,7 @@ export { TaskOutputError, extractJson, stripCodeFence } from './output'
 export { DATA_RULES, dataBlock, safeJson } from './prompt'
 export { layerInputSchema, type LayerInput } from './layer'
 export { fieldCustomPrompt, postDraftInputSchema, type PostDraftInput } from './post-draft'
-export { HEX_COLOUR, MAX_COLOURS, parseHexColours } from './colour-suggestion'
+export { MAX_COLOURS, parseHexColours } from './colour-suggestion'
 export { documentationInputSchema, type DocumentationInput } from './documentation'
 export {
   geometryProblem,

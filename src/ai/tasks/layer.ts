@@ -1,25 +1,11 @@
 import { z } from 'zod'
 
-/** An NGSI-LD short type name (the `<Type>` of `urn:ngsi-ld:<Type>:<x>`). */
-export const entityTypeSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'must be an NGSI-LD type name (letters, digits, _ . -)')
+import { attributeNameSchema, entityTypeSchema, TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 
-export const RESERVED_MEMBERS = ['id', 'type', '@context'] as const
-
-export const attributeNameSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .regex(/^[A-Za-z_][A-Za-z0-9_.:/#-]*$/, 'must be an attribute name')
-  .refine((name) => !(RESERVED_MEMBERS as readonly string[]).includes(name), 'id and type are not attributes')
+export const layerEntityTypeSchema = z.string().trim().pipe(entityTypeSchema)
 
 export const attributesSchema = z
-  .array(attributeNameSchema)
+  .array(z.string().trim().pipe(attributeNameSchema))
   .min(1)
   .max(50)
   .transform((names) => [...new Set(names)])
@@ -27,7 +13,8 @@ export const attributesSchema = z
 export const layerSourceSchema = z.union([
   z.string().trim().max(500),
   z.object({
-    tenant: z.string().trim().max(64).optional(),
+    // Empty: the site's default city.
+    tenant: z.string().trim().refine((tenant) => tenant === '' || TENANT_NAME.test(tenant), TENANT_NAME_RULE).optional(),
     q: z.string().trim().max(1000).optional(),
     contextUrl: z.string().trim().max(500).optional(),
   }),
@@ -36,7 +23,7 @@ export const layerSourceSchema = z.union([
 /** What layer-description and colour-suggestion know about a map layer. */
 export const layerInputSchema = z.object({
   name: z.string().trim().min(1).max(200),
-  entityType: entityTypeSchema,
+  entityType: layerEntityTypeSchema,
   attributes: attributesSchema,
   source: layerSourceSchema.optional(),
 })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { attributesSchema, entityTypeSchema } from './layer'
+import { attributesSchema, layerEntityTypeSchema } from './layer'
 import { extractJson, TaskOutputError } from './output'
 import { assemblePrompt } from './prompt'
 import { defineTask } from './task'
@@ -8,7 +8,7 @@ import { defineTask } from './task'
 export const MAX_SAMPLE_ENTITIES = 20
 
 export const sampleDataInputSchema = z.object({
-  entityType: entityTypeSchema,
+  entityType: layerEntityTypeSchema,
   attributes: attributesSchema,
   count: z.number().int().min(1).max(MAX_SAMPLE_ENTITIES).default(5),
   name: z.string().trim().min(1).max(200).optional(),

@@ -3,13 +3,14 @@ import type { Metadata } from 'next'
 import { PageView } from '@/components/PageView'
 import { pageMetadata } from '@/utilities/pageMetadata'
 import { canSeeDrafts } from '@/utilities/draftAccess'
+import { HOME_SLUG } from '@/utilities/sitePaths'
 
 // Prerendered; purged on publish and re-rendered at most every minute, so inlined city data stays recent.
 export const revalidate = 60
 
-export const generateMetadata = (): Promise<Metadata> => pageMetadata('home')
+export const generateMetadata = (): Promise<Metadata> => pageMetadata(HOME_SLUG)
 
 export default async function HomePage() {
   const draft = await canSeeDrafts()
-  return <PageView slug="home" draft={draft} />
+  return <PageView slug={HOME_SLUG} draft={draft} />
 }

@@ -30,7 +30,7 @@ import { displayValue, featureName, observedAgo } from '@/layers/summary'
 import { ALERT_OUTLINES, MARKER_SHAPE_PX, markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
 import type { Feature } from '@/ngsi'
-import type { DashboardLayer } from '@/utilities/dashboard'
+import type { DashboardLayer } from '@/layers/types'
 
 import { ALERT_COLOURS } from './colours'
 

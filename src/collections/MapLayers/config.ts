@@ -7,14 +7,14 @@ import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
-import { ATTRIBUTE_NAME, HEX_COLOUR } from '@/fields/patterns'
+import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, HEX_COLOUR, HEX_COLOUR_RULE } from '@/ngsi/names'
 
 import { validContextUrl, validEntityType, validTenant, matches } from './validators'
 
 const attributeNames = (value: unknown): true | string =>
   value === null || value === undefined || (Array.isArray(value) && value.every((name) => typeof name === 'string' && ATTRIBUTE_NAME.test(name)))
     ? true
-    : 'Attribute names: letters, digits and _ only, starting with a letter'
+    : `Attribute names: ${ATTRIBUTE_NAME_RULE}`
 
 // Citizens read a layer's name, description and style; where its data comes from, what it
 // filters and its rules are for members (the server reads them with overrideAccess).
@@ -25,7 +25,7 @@ const attributeField = (name: string, label: string): Field => ({
   label,
   type: 'text',
   required: true,
-  validate: matches(ATTRIBUTE_NAME, 'Letters, digits and _ only, starting with a letter'),
+  validate: matches(ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE),
 })
 
 export const MapLayers: CollectionConfig = {
@@ -143,7 +143,7 @@ export const MapLayers: CollectionConfig = {
               name: 'colour',
               type: 'text',
               defaultValue: '#0b5cad',
-              validate: matches(HEX_COLOUR, 'A hex colour such as #0b5cad'),
+              validate: matches(HEX_COLOUR, HEX_COLOUR_RULE),
             },
             { name: 'radius', type: 'number', defaultValue: 6, min: 2, max: 30 },
             {

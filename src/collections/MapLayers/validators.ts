@@ -1,5 +1,5 @@
 import { env } from '@/env'
-import { TENANT_NAME } from '@/fields/patterns'
+import { ENTITY_TYPE, ENTITY_TYPE_RULE, TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { outboundUrlProblem } from '@/utilities/outboundUrl'
 
 type Validation = (value: unknown) => true | string
@@ -11,8 +11,8 @@ export const matches =
   (value) =>
     isEmpty(value) || (typeof value === 'string' && pattern.test(value)) ? true : message
 
-export const validEntityType = matches(/^[A-Za-z][\w.:/#-]*$/, 'An NGSI-LD entity type such as WeatherObserved')
-export const validTenant = matches(TENANT_NAME, 'Letters, digits, - and _ only')
+export const validEntityType = matches(ENTITY_TYPE, ENTITY_TYPE_RULE)
+export const validTenant = matches(TENANT_NAME, TENANT_NAME_RULE)
 
 /** The broker receives this URL in a Link header and may fetch it: public http(s) hosts only, unless the operator allows private ones. */
 export const validContextUrl: Validation = (value) => {

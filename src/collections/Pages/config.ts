@@ -4,7 +4,8 @@ import { isMember, isStaff, memberAdmin, publishedOrMember } from '@/access'
 import { pageBlocks } from '@/blocks'
 import { seoTab } from '@/fields/seoTab'
 import { slugField } from '@/fields/slug'
-import { previewPath } from '@/utilities/previewPath'
+import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
+import { previewPath } from '@/utilities/sitePaths'
 
 import { revalidatePage, revalidatePageDelete } from './hooks/revalidatePage'
 
@@ -37,7 +38,7 @@ export const Pages: CollectionConfig = {
         description: "The city (broker tenant) this dashboard shows; empty = the site's default city.",
       },
       validate: (value: string | null | undefined) =>
-        !value || /^[A-Za-z0-9_-]{1,64}$/.test(value) ? true : 'Letters, digits, - and _ only',
+        !value || TENANT_NAME.test(value) ? true : TENANT_NAME_RULE,
     },
     {
       type: 'tabs',

@@ -1,7 +1,7 @@
 import type { Access, CollectionConfig } from 'payload'
 
 import { isStaff, memberAdmin, nobody, userIsMember } from '@/access'
-import { TENANT_NAME } from '@/fields/patterns'
+import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 
 import { checkAnswer, revalidateQuestions } from './hooks/answer'
 
@@ -34,7 +34,7 @@ export const Questions: CollectionConfig = {
     {
       name: 'city',
       type: 'text',
-      validate: (value: string | null | undefined) => (!value || TENANT_NAME.test(value) ? true : 'Letters, digits, - and _ only'),
+      validate: (value: string | null | undefined) => (!value || TENANT_NAME.test(value) ? true : TENANT_NAME_RULE),
       admin: { description: 'The tenant of the city asked about.' },
     },
     {

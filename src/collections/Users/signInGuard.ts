@@ -1,5 +1,5 @@
-import { env } from '@/env'
-import { createRateLimiter, type RateLimiter } from '@/rate-limit'
+import type { RateLimiter } from '@/rate-limit'
+import { rateLimiter } from '@/services'
 
 /**
  * Sign-in and sign-up budgets (rate-limiter-flexible's login-protection pattern). Failed sign-ins
@@ -14,22 +14,11 @@ export const SIGN_IN_LIMITS = {
 
 type Limiters = Record<keyof typeof SIGN_IN_LIMITS, RateLimiter>
 
-const PROCESS_WIDE = Symbol.for('citydash.signInLimiters')
-const processWide = globalThis as { [PROCESS_WIDE]?: Limiters }
-
-export function signInLimiters(): Limiters {
-  if (!processWide[PROCESS_WIDE]) {
-    const { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } = env()
-    const limiter = (name: keyof typeof SIGN_IN_LIMITS) =>
-      createRateLimiter({ ...SIGN_IN_LIMITS[name], redisUrl, keyPrefix: `${prefix}rl:auth:${name}` })
-    processWide[PROCESS_WIDE] = {
-      failuresPerAccountAndClient: limiter('failuresPerAccountAndClient'),
-      failuresPerClient: limiter('failuresPerClient'),
-      signUpsPerClient: limiter('signUpsPerClient'),
-    }
-  }
-  return processWide[PROCESS_WIDE]
-}
+export const signInLimiters = (): Limiters => ({
+  failuresPerAccountAndClient: rateLimiter('auth:failuresPerAccountAndClient', SIGN_IN_LIMITS.failuresPerAccountAndClient),
+  failuresPerClient: rateLimiter('auth:failuresPerClient', SIGN_IN_LIMITS.failuresPerClient),
+  signUpsPerClient: rateLimiter('auth:signUpsPerClient', SIGN_IN_LIMITS.signUpsPerClient),
+})
 
 /** Whether a browser request comes from another site: its Origin, else its Sec-Fetch-Site, says so. */
 export function isCrossSite(headers: Headers, serverUrl: string): boolean {

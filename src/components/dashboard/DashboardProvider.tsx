@@ -2,10 +2,9 @@
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 
-import type { LayerMeta } from '@/layers/features'
 import { type LayerPreview, snapshotKey } from '@/layers/summary'
+import type { DashboardData, LayerMeta, LayerSnapshot } from '@/layers/types'
 import type { Feature } from '@/ngsi'
-import type { DashboardData, LayerSnapshot } from '@/utilities/dashboard'
 
 export type LayerState = {
   /** The layer's whole set once `ready`; empty before. */

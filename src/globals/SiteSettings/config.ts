@@ -3,7 +3,7 @@ import type { GlobalConfig } from 'payload'
 import { anyone, isAdmin, userIsStaff } from '@/access'
 import { parseModelList } from '@/ai/gateway/models'
 import { taskNames } from '@/ai/tasks/names'
-import { TENANT_NAME } from '@/fields/patterns'
+import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { BASEMAP_TIMEOUT_MS, validateBasemapUrl } from '@/map/style'
 import { purgeAllPages } from '@/utilities/revalidate'
 
@@ -36,7 +36,7 @@ export const SiteSettings: GlobalConfig = {
           type: 'text',
           required: true,
           validate: (value: string | null | undefined) =>
-            value && TENANT_NAME.test(value) ? true : 'Letters, digits, - and _ only',
+            value && TENANT_NAME.test(value) ? true : TENANT_NAME_RULE,
         },
         {
           type: 'row',

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 
 import { handleEndpoints, type SanitizedConfig } from 'payload'
 
-import { PEER_ADDRESS_HEADER } from '@/utilities/requestContext'
+import { PEER_ADDRESS_HEADER } from '@/http/requestContext'
 
 import nextConfig from '../../../next.config.mjs'
 

@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { createCacheFromEnv } from '@/cache'
+import { closeRedisClient, createCache, createRedisClient } from '@/cache'
 import { createLayerFeatureService, type LayerSpec } from '@/layers/features'
 import { createNgsiClient } from '@/ngsi'
 
@@ -22,6 +22,9 @@ afterAll(async () => {
 })
 
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
+// One connection for the file, as the app has one per process.
+const redis = createRedisClient(redisUrl)
+afterAll(() => closeRedisClient(redis))
 const layer = (id: string, overrides: Partial<LayerSpec> = {}): LayerSpec => ({
   id,
   updatedAt: new Date().toISOString(),
@@ -42,7 +45,7 @@ describe.each([
 ])('layer feature service on the %s cache', (_kind, url) => {
   function setup() {
     let clock = Date.now()
-    const cache = createCacheFromEnv({ redisUrl: url, keyPrefix: `citydash-test:${process.pid}:${Date.now()}:` })
+    const cache = createCache({ redis: url ? redis : undefined, keyPrefix: `citydash-test:${process.pid}:${Date.now()}:` })
     const service = createLayerFeatureService({
       client: createNgsiClient({ brokerUrl: broker.url, maxPageSize: 100, timeoutMs: 2_000, retries: 0 }),
       cache,

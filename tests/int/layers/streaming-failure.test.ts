@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { createCacheFromEnv } from '@/cache'
+import { closeRedisClient, createCache, createRedisClient } from '@/cache'
 import { createLayerFeatureService, type LayerBody, type LayerSpec } from '@/layers/features'
 import { createNgsiClient, NgsiError } from '@/ngsi'
 
@@ -45,6 +45,9 @@ afterAll(async () => {
 })
 
 const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
+// One connection for the file, as the app has one per process.
+const redis = createRedisClient(redisUrl)
+afterAll(() => closeRedisClient(redis))
 const decode = (body: LayerBody) => JSON.parse(gunzipSync(body.gzipped).toString('utf8')) as { features: { id: string }[]; meta: LayerBody['meta'] }
 const offsetsAsked = () => broker.requests.map((request) => Number(request.url.searchParams.get('offset') ?? 0))
 
@@ -65,7 +68,7 @@ describe.each([
 
   function setup() {
     let clock = Date.now()
-    const cache = createCacheFromEnv({ redisUrl: url, keyPrefix: `citydash-test:${process.pid}:${Date.now()}:${Math.random()}:` })
+    const cache = createCache({ redis: url ? redis : undefined, keyPrefix: `citydash-test:${process.pid}:${Date.now()}:${Math.random()}:` })
     const replica = () =>
       createLayerFeatureService({
         client: createNgsiClient({ brokerUrl: broker.url, maxPageSize: PAGE_SIZE, pageConcurrency: 4, timeoutMs: 5_000, retries: 0 }),

@@ -103,7 +103,7 @@ describe('prompts treat untrusted text as data', () => {
 
 describe('input schemas', () => {
   it('refuse bad layer inputs', () => {
-    expect(aiTasks['sample-data'].inputSchema.safeParse({ entityType: 'Bad:Type', attributes: ['a'] }).success).toBe(false)
+    expect(aiTasks['sample-data'].inputSchema.safeParse({ entityType: 'Bad Type', attributes: ['a'] }).success).toBe(false)
     expect(aiTasks['sample-data'].inputSchema.safeParse({ entityType: 'Sensor', attributes: ['id'] }).success).toBe(false)
     expect(aiTasks['sample-data'].inputSchema.safeParse({ entityType: 'Sensor', attributes: [] }).success).toBe(false)
     expect(aiTasks['layer-description'].inputSchema.safeParse({ ...layer, name: '' }).success).toBe(false)

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import {
-  createCacheFromEnv,
+  createCache,
   createMemoryCache,
   createRedisCache,
   createSwrCache,
@@ -11,7 +11,7 @@ import {
   type CacheLogger,
 } from '@/cache'
 
-import { DOWN_REDIS_URL, REDIS_URL, deleteKeys, sleep, uniquePrefix } from './redisTest'
+import { closeClients, DOWN_REDIS_URL, REDIS_URL, deleteKeys, openClient, sleep, uniquePrefix } from './redisTest'
 
 const runPrefix = uniquePrefix('cache')
 let testNumber = 0
@@ -20,7 +20,7 @@ type Backend = { name: 'memory' | 'redis'; create: (prefix: string, logger?: Cac
 
 const backends: Backend[] = [
   { name: 'memory', create: () => createMemoryCache({ maxEntries: 100 }) },
-  { name: 'redis', create: (prefix, logger) => createRedisCache({ url: REDIS_URL, keyPrefix: prefix, logger }) },
+  { name: 'redis', create: (prefix, logger) => createRedisCache({ client: openClient(), keyPrefix: prefix, logger }) },
 ]
 
 const quietLogger = () => ({ warn: vi.fn<(message: string) => void>() })
@@ -49,6 +49,7 @@ function countingLoader(delayMs = 0) {
 }
 
 afterAll(async () => {
+  await closeClients()
   await deleteKeys(runPrefix)
 })
 
@@ -314,7 +315,7 @@ describe('two replicas sharing Redis', () => {
   let caches: Cache[] = []
   let prefix: string
   const replica = () => {
-    const cache = createRedisCache({ url: REDIS_URL, keyPrefix: prefix, logger: quietLogger() })
+    const cache = createRedisCache({ client: openClient(), keyPrefix: prefix, logger: quietLogger() })
     caches.push(cache)
     return cache
   }
@@ -431,7 +432,7 @@ describe('Redis down', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason)
     process.on('unhandledRejection', onUnhandled)
     const logger = quietLogger()
-    const cache = createRedisCache({ url: DOWN_REDIS_URL, keyPrefix: uniquePrefix('down'), logger })
+    const cache = createRedisCache({ client: openClient(DOWN_REDIS_URL), keyPrefix: uniquePrefix('down'), logger })
     try {
       const started = Date.now()
       expect(await cache.get('k')).toBeUndefined()
@@ -461,7 +462,7 @@ describe('Redis down', () => {
 
   it('recovers when Redis comes back (a fresh client reaches it)', async () => {
     const prefix = uniquePrefix('recover')
-    const cache = createRedisCache({ url: REDIS_URL, keyPrefix: prefix, logger: quietLogger() })
+    const cache = createRedisCache({ client: openClient(), keyPrefix: prefix, logger: quietLogger() })
     try {
       await cache.set('k', { value: 'v', storedAt: 1 }, 60)
       expect(await cache.get('k')).toEqual({ value: 'v', storedAt: 1 })
@@ -483,8 +484,9 @@ describe('entry encoding', () => {
   it('a foreign value under an entry key reads as a miss', async () => {
     const prefix = uniquePrefix('foreign')
     const logger = quietLogger()
-    const cache = createRedisCache({ url: REDIS_URL, keyPrefix: prefix, logger })
-    const raw = createRedisCache({ url: REDIS_URL, keyPrefix: prefix, logger })
+    const client = openClient()
+    const cache = createRedisCache({ client, keyPrefix: prefix, logger })
+    const raw = createRedisCache({ client, keyPrefix: prefix, logger })
     try {
       // Write garbage with a second client under the same physical key.
       await raw.set('k', { value: 'v', storedAt: 1 }, 60)
@@ -501,15 +503,23 @@ describe('entry encoding', () => {
   })
 })
 
-describe('createCacheFromEnv', () => {
-  it('uses Redis when a URL is given, memory otherwise', async () => {
-    const memory = createCacheFromEnv({})
-    const blank = createCacheFromEnv({ redisUrl: '  ' })
-    const redis = createCacheFromEnv({ redisUrl: REDIS_URL, keyPrefix: `${runPrefix}env:` })
-    expect([memory.kind, blank.kind, redis.kind]).toEqual(['memory', 'memory', 'redis'])
+describe('createCache', () => {
+  it('uses Redis when given a connection, memory otherwise', async () => {
+    const memory = createCache({})
+    const redis = createCache({ redis: openClient(), keyPrefix: `${runPrefix}env:` })
+    expect([memory.kind, redis.kind]).toEqual(['memory', 'redis'])
     await redis.set('k', { value: 'v', storedAt: 1 }, 60)
     expect(await redis.get('k')).toEqual({ value: 'v', storedAt: 1 })
-    await Promise.all([memory.close(), blank.close(), redis.close()])
+    await Promise.all([memory.close(), redis.close()])
+  })
+
+  it('leaves the shared connection open when one cache closes', async () => {
+    const client = openClient()
+    const [closing, staying] = [createCache({ redis: client, keyPrefix: `${runPrefix}shared:` }), createCache({ redis: client, keyPrefix: `${runPrefix}shared:` })]
+    await closing.set('k', { value: 'v', storedAt: 1 }, 60)
+    await closing.close()
+    expect(await closing.get('k')).toBeUndefined()
+    expect(await staying.get('k')).toEqual({ value: 'v', storedAt: 1 })
   })
 })
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ZodError } from 'zod'
 
 import { UpstreamError, fetchWeather, weatherCacheKey, weatherQuerySchema, type WeatherReport } from '@/proxies'
-import { withErrorHandling } from '@/utilities/httpErrors'
+import { withErrorHandling } from '@/http/errors'
 
 import { startFakeWeather, type FakeWeather } from '../../../demo/services/weather'
 

@@ -2,24 +2,19 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 
 import { createRateLimiter, rateLimitHeaders, type RateLimiter, type RateLimiterOptions } from '@/rate-limit'
 
-import { DOWN_REDIS_URL, REDIS_URL, countKeys, deleteKeys, sleep, uniquePrefix } from '../cache/redisTest'
+import { closeClients, DOWN_REDIS_URL, REDIS_URL, countKeys, deleteKeys, openClient, sleep, uniquePrefix } from '../cache/redisTest'
 
 const runPrefix = uniquePrefix('rl')
 let testNumber = 0
-let limiters: RateLimiter[] = []
 
 const quietLogger = () => ({ warn: vi.fn<(message: string) => void>() })
 
-function limiter(options: Partial<RateLimiterOptions> & Pick<RateLimiterOptions, 'keyPrefix'>) {
-  const created = createRateLimiter({ points: 3, durationSeconds: 60, logger: quietLogger(), ...options })
-  limiters.push(created)
-  return created
+/** A limiter on its own Redis connection when `redisUrl` is given, as each replica has one. */
+function limiter({ redisUrl, ...options }: Partial<RateLimiterOptions> & Pick<RateLimiterOptions, 'keyPrefix'> & { redisUrl?: string }): RateLimiter {
+  return createRateLimiter({ points: 3, durationSeconds: 60, logger: quietLogger(), redis: redisUrl ? openClient(redisUrl) : undefined, ...options })
 }
 
-afterEach(async () => {
-  await Promise.all(limiters.map((l) => l.close()))
-  limiters = []
-})
+afterEach(closeClients)
 
 afterAll(async () => {
   await deleteKeys(runPrefix)

@@ -1,8 +1,8 @@
 import { env } from '@/env'
 import { geocode, geocodeCacheKey, geocodeQuerySchema, type GeocodeResponse } from '@/proxies'
-import { withErrorHandling } from '@/utilities/httpErrors'
-import { proxyCache } from '@/utilities/proxyCache'
-import { enforceRateLimit } from '@/utilities/rateLimits'
+import { withErrorHandling } from '@/http/errors'
+import { proxyCache } from '@/services'
+import { enforceRateLimit } from '@/http/rateLimit'
 
 export const dynamic = 'force-dynamic'
 

@@ -1,7 +1,7 @@
 import { env } from '@/env'
 import { createHealthCheck } from '@/health/check'
-import { brokerClient } from '@/utilities/broker'
-import { withErrorHandling } from '@/utilities/httpErrors'
+import { brokerClient } from '@/services'
+import { withErrorHandling } from '@/http/errors'
 import { payloadClient } from '@/utilities/queries'
 import { APP_VERSION } from '@/version'
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 
-import { withErrorHandling } from '@/utilities/httpErrors'
+import { withErrorHandling } from '@/http/errors'
 
 // MapLibre finds its worker next to its own module file, which a webpack chunk is not:
 // the map asks for it here instead (see MapCanvas), served from the installed package.

@@ -2,24 +2,24 @@ import type { Endpoint, PayloadRequest } from 'payload'
 import { z } from 'zod'
 
 import { userIsStaff } from '@/access'
-import { ATTRIBUTE_NAME, TENANT_NAME } from '@/fields/patterns'
+import { attributeNameSchema, entityTypeSchema, tenantSchema } from '@/ngsi/names'
 import { NgsiError } from '@/ngsi'
-import { brokerClient } from '@/utilities/broker'
-import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+import { brokerClient } from '@/services'
+import { HttpError, withErrorHandling } from '@/http/errors'
 
 // Discovery for the admin layer editor. Staff only: it reveals what the broker holds.
 
-const tenantParam = z.string().regex(TENANT_NAME, 'tenant: letters, digits, - and _ only').optional()
+const tenantParam = tenantSchema.optional()
 const typesQuery = z.object({ tenant: tenantParam })
 const previewQuery = z.object({
   tenant: tenantParam,
-  type: z.string().min(1).max(200).regex(/^[A-Za-z][\w.:/#-]*$/, 'type: an NGSI-LD entity type'),
+  type: entityTypeSchema,
   attrs: z
     .string()
     .max(2000)
     .optional()
     .transform((value) => (value ? value.split(',').filter(Boolean) : []))
-    .pipe(z.array(z.string().regex(ATTRIBUTE_NAME, 'attrs: attribute names only')).max(30)),
+    .pipe(z.array(attributeNameSchema).max(30)),
 })
 
 function requireStaff(req: PayloadRequest) {

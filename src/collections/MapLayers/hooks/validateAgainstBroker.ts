@@ -1,7 +1,7 @@
 import { type CollectionBeforeChangeHook, ValidationError } from 'payload'
 
 import { NgsiError } from '@/ngsi'
-import { brokerClient } from '@/utilities/broker'
+import { brokerClient } from '@/services'
 
 import { validContextUrl, validEntityType, validTenant } from '../validators'
 

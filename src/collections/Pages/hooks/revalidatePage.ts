@@ -2,9 +2,7 @@ import type { CollectionAfterChangeHook, CollectionAfterDeleteHook } from 'paylo
 
 import type { Page } from '@/payload-types'
 import { purgePaths, purgeTag } from '@/utilities/revalidate'
-
-export const pagePath = (slug: string | null | undefined) => (slug === 'home' || !slug ? '/' : `/${slug}`)
-
+import { pagePath } from '@/utilities/sitePaths'
 
 /** Citizens' pages are prerendered: publishing, unpublishing or renaming one purges its path. */
 export const revalidatePage: CollectionAfterChangeHook<Page> = ({ doc, previousDoc, context }) => {

@@ -4,7 +4,7 @@ import { runAiTask } from '@/ai'
 import { saveAiDraft } from '@/collections/AiDrafts/saveDraft'
 import type { SiteSetting } from '@/payload-types'
 import { aiSettingsFor } from '@/utilities/ai'
-import { summariseCityData } from '@/utilities/citySummary'
+import { summariseCityData } from '@/layers/citySummary'
 
 export const DRAFT_ANSWER_TASK = 'draftCitizenAnswer'
 

@@ -2,7 +2,7 @@ import { APIError, type CollectionAfterOperationHook, type CollectionBeforeOpera
 
 import { userIsAdmin } from '@/access'
 import { env } from '@/env'
-import { callerOf } from '@/utilities/rateLimits'
+import { callerOf } from '@/http/rateLimit'
 
 import { passwordProblem } from '../password'
 import { isCrossSite, signInLimiters } from '../signInGuard'

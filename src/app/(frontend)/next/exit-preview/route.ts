@@ -1,8 +1,8 @@
 import { draftMode } from 'next/headers'
 import { redirect } from 'next/navigation'
 
-import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
-import { sameSitePath } from '@/utilities/previewPath'
+import { HttpError, withErrorHandling } from '@/http/errors'
+import { sameSitePath } from '@/utilities/sitePaths'
 
 /** Turns draft mode off, then opens `path` (a path of this site) or the home page. */
 export const GET = withErrorHandling(async (request: Request) => {

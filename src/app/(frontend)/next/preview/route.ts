@@ -2,8 +2,8 @@ import { draftMode } from 'next/headers'
 import { redirect } from 'next/navigation'
 
 import { userIsMember } from '@/access'
-import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
-import { sameSitePath } from '@/utilities/previewPath'
+import { HttpError, withErrorHandling } from '@/http/errors'
+import { sameSitePath } from '@/utilities/sitePaths'
 import { payloadClient } from '@/utilities/queries'
 
 /** Turns on draft mode for signed-in members of the admin, then opens the page being edited. */

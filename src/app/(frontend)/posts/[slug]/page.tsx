@@ -25,7 +25,7 @@ export async function generateMetadata({ params }: Args): Promise<Metadata> {
 export default async function PostPage({ params }: Args) {
   const { slug } = await params
   const draft = await canSeeDrafts()
-  const post = await findPost(decodeURIComponent(slug), { draft })
+  const post = await findPost(decodeURIComponent(slug), draft)
   if (!post) notFound()
   const categories = (post.categories ?? []).filter((category) => typeof category === 'object')
   const authors = post.populatedAuthors ?? []

@@ -2,7 +2,7 @@
 import config from '@payload-config'
 import { GRAPHQL_POST, REST_OPTIONS } from '@payloadcms/next/routes'
 
-import { withBodyLimit } from '@/utilities/payloadBodyLimit'
+import { withBodyLimit } from '@/http/payloadBodyLimit'
 
 export const POST = withBodyLimit(GRAPHQL_POST(config))
 export const OPTIONS = REST_OPTIONS(config)

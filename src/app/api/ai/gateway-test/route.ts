@@ -2,16 +2,15 @@ import { userIsAdmin } from '@/access'
 import { checkGateway } from '@/ai'
 import { env } from '@/env'
 import type { SiteSetting } from '@/payload-types'
-import { createRateLimiter, rateLimitHeaders, type RateLimiter } from '@/rate-limit'
-import { gatewayClient, gatewayKeyWarning, modelChainFor } from '@/utilities/ai'
-import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+import { rateLimitHeaders } from '@/rate-limit'
+import { gatewayClient, rateLimiter } from '@/services'
+import { gatewayKeyWarning, modelChainFor } from '@/utilities/ai'
+import { HttpError, withErrorHandling } from '@/http/errors'
 import { payloadClient } from '@/utilities/queries'
 
 export const dynamic = 'force-dynamic'
 
-let limiter: RateLimiter | undefined
-const userLimiter = () =>
-  (limiter ??= createRateLimiter({ points: 10, durationSeconds: 60, keyPrefix: `${env().REDIS_KEY_PREFIX}rl:ai-gateway-test`, redisUrl: env().REDIS_URL }))
+const userLimiter = () => rateLimiter('ai-gateway-test', { points: 10, durationSeconds: 60 })
 
 /**
  * POST /api/ai/gateway-test (admins: the button in Site settings → AI) → 200 {enabled, warning?,

@@ -6,13 +6,13 @@ import { runAiTask, TaskInputError, taskNames, type AiTaskName } from '@/ai'
 import { saveAiDraft, type DraftTargetInput } from '@/collections/AiDrafts/saveDraft'
 import { fieldAiSettings } from '@/collections/AiDrafts/fieldSettings'
 import { findTarget, TARGET_COLLECTIONS } from '@/collections/AiDrafts/targets'
-import { env } from '@/env'
 import type { User } from '@/payload-types'
-import { createRateLimiter, rateLimitHeaders, type RateLimiter } from '@/rate-limit'
+import { rateLimitHeaders } from '@/rate-limit'
+import { rateLimiter } from '@/services'
 import { aiSettingsFor } from '@/utilities/ai'
-import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+import { HttpError, withErrorHandling } from '@/http/errors'
 import { payloadClient } from '@/utilities/queries'
-import { readJsonBody } from '@/utilities/requestBody'
+import { readJsonBody } from '@/http/body'
 
 export const dynamic = 'force-dynamic'
 
@@ -29,10 +29,8 @@ const bodySchema = z.strictObject({
     .optional(),
 })
 
-let limiter: RateLimiter | undefined
 /** Per signed-in user: generation costs money and gateway quota, whatever address it comes from. */
-const userLimiter = () =>
-  (limiter ??= createRateLimiter({ points: 20, durationSeconds: 60, keyPrefix: `${env().REDIS_KEY_PREFIX}rl:ai-generate`, redisUrl: env().REDIS_URL }))
+const userLimiter = () => rateLimiter('ai-generate', { points: 20, durationSeconds: 60 })
 
 /**
  * Checks the target (allowed for the task, AI allowed on the field, readable by the caller)

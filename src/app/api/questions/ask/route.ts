@@ -3,18 +3,18 @@ import { z } from 'zod'
 
 import { DRAFT_ANSWER_TASK } from '@/collections/Questions/jobs/draftAnswer'
 import { env } from '@/env'
-import { TENANT_NAME } from '@/fields/patterns'
+import { tenantSchema } from '@/ngsi/names'
 import type { Question, SiteSetting } from '@/payload-types'
-import { HttpError, withErrorHandling } from '@/utilities/httpErrors'
+import { HttpError, withErrorHandling } from '@/http/errors'
 import { payloadClient } from '@/utilities/queries'
-import { enforceRateLimit } from '@/utilities/rateLimits'
-import { readJsonBody } from '@/utilities/requestBody'
+import { enforceRateLimit } from '@/http/rateLimit'
+import { readJsonBody } from '@/http/body'
 
 export const dynamic = 'force-dynamic'
 
 const askSchema = z.strictObject({
   question: z.string().trim().min(10, 'at least 10 characters').max(1000, 'at most 1000 characters'),
-  city: z.string().regex(TENANT_NAME, 'city: letters, digits, - and _ only').optional(),
+  city: tenantSchema.optional(),
 })
 
 /** The city asked about: the one named (it must be a city of the site), else the site's first. */

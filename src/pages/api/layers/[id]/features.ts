@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http'
 import type { NextApiRequest } from 'next'
 
 import { featuresReply } from '@/layers/featuresRoute'
-import { errorResponse } from '@/utilities/httpErrors'
+import { errorResponse } from '@/http/errors'
 
 // A Pages API route on purpose. Layer bodies are gzipped once, when loaded, and cached that way.
 // An App Router route handler cannot send them as they are in Next 16: `next start` drops its

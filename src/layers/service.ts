@@ -2,27 +2,11 @@ import { LRUCache } from 'lru-cache'
 
 import { userIsMember } from '@/access'
 import { type AlertRule, alertRuleSchema } from '@/alerts'
-import { createCacheFromEnv } from '@/cache'
-import { env } from '@/env'
-import { createLayerFeatureService, type LayerFeatureService, type LayerSpec } from '@/layers/features'
 import type { QueryRow } from '@/ngsi'
-import type { MapLayer, SiteSetting } from '@/payload-types'
-import { brokerClient } from '@/utilities/broker'
-import { payloadClient } from '@/utilities/queries'
+import type { MapLayer } from '@/payload-types'
+import { findGlobal, payloadClient } from '@/utilities/queries'
 
-// On globalThis, not in module scope: Next bundles the Pages API route (src/pages/api) apart from
-// the App Router code, and both must share one service (one cache, one Redis connection, one load per layer).
-const SERVICE = Symbol.for('citydash.layerFeatureService')
-const processWide = globalThis as { [SERVICE]?: LayerFeatureService }
-
-/** The process's layer data service, on Redis when REDIS_URL is set, else in memory. */
-export function layerFeatures(): LayerFeatureService {
-  processWide[SERVICE] ??= createLayerFeatureService({
-    client: brokerClient(),
-    cache: createCacheFromEnv({ redisUrl: env().REDIS_URL, keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
-  })
-  return processWide[SERVICE]
-}
+import type { LayerSpec } from './features'
 
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 const typed = (value: string) => (NUMERIC.test(value.trim()) ? Number(value) : value)
@@ -76,8 +60,7 @@ export const canReadLayer = (layer: MapLayer, user: Parameters<typeof userIsMemb
 /** Tenants of the cities in SiteSettings (the only ones a caller may ask for). */
 export async function cityTenants(): Promise<string[]> {
   if (cities && Date.now() - cities.at < 10_000) return cities.tenants
-  const payload = await payloadClient()
-  const settings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
-  cities = { at: Date.now(), tenants: (settings.cities ?? []).map((city) => city.tenant) }
+  const settings = await findGlobal('site-settings')
+  cities = { at: Date.now(), tenants: (settings?.cities ?? []).map((city) => city.tenant) }
   return cities.tenants
 }

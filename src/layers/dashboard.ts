@@ -1,55 +1,12 @@
-import { DATA_BLOCK_TYPES } from '@/blocks'
 import { env } from '@/env'
-import type { LayerMeta } from '@/layers/features'
-import { type LayerPreview, type PreviewRequest, type Statistic, snapshotKey } from '@/layers/summary'
-import { isMarkerShape, type MarkerShape } from '@/map/markers'
-import type { StyleSetting } from '@/map/style'
+import { isMarkerShape } from '@/map/markers'
 import type { MapLayer, Page } from '@/payload-types'
-import { layerFeatures, toLayerSpec } from '@/utilities/layers'
+import { layerFeatures } from '@/services'
 import { findGlobal, payloadClient } from '@/utilities/queries'
 
-/** What a browser may know of a map layer: its look and the attributes it shows, not its source. */
-export type DashboardLayer = {
-  id: string
-  name: string
-  description?: string
-  colour: string
-  radius: number
-  icon: MarkerShape
-  colourBy: 'style' | 'alert'
-  cluster: boolean
-  attributes: string[]
-  popupAttributes: string[]
-  refreshSeconds: number
-  /** The layer is pinned to this city whatever the page shows. */
-  fixedCity?: string
-}
-
-export type DashboardCity = {
-  name: string
-  tenant: string
-  latitude: number
-  longitude: number
-  zoom: number
-  /** The city's own basemap (PMTiles archive or style URL), else the site's. */
-  basemap?: string
-}
-
-export type LayerSnapshot =
-  | { status: 'preview'; meta: LayerMeta; preview: LayerPreview }
-  | { status: 'unavailable'; message: string }
-
-export type DashboardData = {
-  cities: DashboardCity[]
-  defaultCity: string
-  layers: Record<string, DashboardLayer>
-  /** Keyed by `snapshotKey(layerId, city)`. */
-  initial: Record<string, LayerSnapshot>
-  mapStyle: StyleSetting
-  mapToken?: string
-  /** /api/geocode has an upstream: the maps offer address search. */
-  addressSearch: boolean
-}
+import { toLayerSpec } from './service'
+import { type PreviewRequest, type Statistic, snapshotKey } from './summary'
+import type { DashboardCity, DashboardData, DashboardLayer, LayerSnapshot } from './types'
 
 /**
  * The HTML carries a preview of each layer, not its features: Next gzips every HTML response
@@ -57,6 +14,9 @@ export type DashboardData = {
  * cached page from ~1,700 to ~130 req/s). The browser fetches the whole set after the first paint.
  */
 const ALERT_PREVIEW_LIMIT = 50
+
+/** Blocks that show map-layer data (by block slug): the page loads those layers for them. */
+const DATA_BLOCK_TYPES = ['mapView', 'kpiCard', 'entityTable', 'alertsPanel'] as const
 
 type LayoutBlock = NonNullable<Page['layout']>[number]
 type DataBlock = Extract<LayoutBlock, { blockType: (typeof DATA_BLOCK_TYPES)[number] }>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { ZodError } from 'zod'
 
-import { currentRequestId, requestIdOf } from '@/utilities/requestContext'
+import { currentRequestId, requestIdOf } from './requestContext'
 
 /** An error whose message is safe to show the caller, with the HTTP status to answer. */
 export class HttpError extends Error {

@@ -1,6 +1,6 @@
 import { env } from '@/env'
-import { errorResponse } from '@/utilities/httpErrors'
-import { bodyTooLarge, readBodyBytes, withCappedBody } from '@/utilities/requestBody'
+import { errorResponse } from './errors'
+import { bodyTooLarge, readBodyBytes, withCappedBody } from './body'
 
 // Upload collections: multipart bodies up to the upload limit, streamed; everything else is JSON-sized.
 const UPLOAD_PATH = /^\/api\/media(\/|$)/

@@ -3,7 +3,9 @@ import type { Payload } from 'payload'
 import { MAX_CITY_DATA_CHARS } from '@/ai'
 import { env } from '@/env'
 import type { MapLayer } from '@/payload-types'
-import { layerFeatures, toLayerSpec } from '@/utilities/layers'
+import { layerFeatures } from '@/services'
+
+import { toLayerSpec } from './service'
 
 const MAX_LAYERS = 12
 const MAX_ALERT_MESSAGES = 5

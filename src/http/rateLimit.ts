@@ -1,7 +1,8 @@
 import { env } from '@/env'
-import { clientKey, createRateLimiter, type RateLimiter, rateLimitHeaders } from '@/rate-limit'
-import { HttpError } from '@/utilities/httpErrors'
-import { peerAddressOf } from '@/utilities/requestContext'
+import { clientKey, rateLimitHeaders } from '@/rate-limit'
+import { rateLimiter } from '@/services'
+import { HttpError } from './errors'
+import { peerAddressOf } from './requestContext'
 
 export interface LimitPolicy {
   name: string
@@ -12,21 +13,10 @@ export interface LimitPolicy {
   windowSeconds: number
 }
 
-const limiters = new Map<string, { client: RateLimiter; overall: RateLimiter }>()
-
-function limitersFor(policy: LimitPolicy) {
-  let pair = limiters.get(policy.name)
-  if (!pair) {
-    const redisUrl = env().REDIS_URL
-    const common = { durationSeconds: policy.windowSeconds, redisUrl }
-    pair = {
-      client: createRateLimiter({ ...common, points: policy.perClient, keyPrefix: `${env().REDIS_KEY_PREFIX}rl:${policy.name}` }),
-      overall: createRateLimiter({ ...common, points: policy.overall, keyPrefix: `${env().REDIS_KEY_PREFIX}rl:${policy.name}:all` }),
-    }
-    limiters.set(policy.name, pair)
-  }
-  return pair
-}
+const limitersFor = (policy: LimitPolicy) => ({
+  client: rateLimiter(policy.name, { points: policy.perClient, durationSeconds: policy.windowSeconds }),
+  overall: rateLimiter(`${policy.name}:all`, { points: policy.overall, durationSeconds: policy.windowSeconds }),
+})
 
 /** The caller's identity: its socket address, or with TRUST_PROXY=N the address N proxies reported. */
 export const callerOf = (headers: Headers) => clientKey(headers, { trustedProxyHops: env().TRUST_PROXY, remoteAddress: peerAddressOf(headers) })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { sameSitePath } from '@/utilities/previewPath'
+import { sameSitePath } from '@/utilities/sitePaths'
 
 describe('sameSitePath', () => {
   it.each([

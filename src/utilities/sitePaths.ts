@@ -1,6 +1,12 @@
+/** The page with this slug is the site's front page, `/`. */
+export const HOME_SLUG = 'home'
+
+/** Where a page lives: `/` for the home page (or no slug yet), `/{slug}` otherwise. */
+export const pagePath = (slug: string | null | undefined) => (!slug || slug === HOME_SLUG ? '/' : `/${slug}`)
+
 /** The URL the admin opens for preview and live preview: a route that turns on draft mode, then redirects. */
 export function previewPath({ collection, slug }: { collection: 'pages' | 'posts'; slug?: string | null }): string {
-  const path = collection === 'posts' ? `/posts/${slug ?? ''}` : slug === 'home' || !slug ? '/' : `/${slug}`
+  const path = collection === 'posts' ? `/posts/${slug ?? ''}` : pagePath(slug)
   const params = new URLSearchParams({ collection, slug: slug ?? '', path })
   return `/next/preview?${params.toString()}`
 }

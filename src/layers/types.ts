@@ -1,0 +1,62 @@
+// The layer data the browser receives: client components import these, so nothing here may
+// import server code (types only).
+
+import type { MarkerShape } from '@/map/markers'
+import type { StyleSetting } from '@/map/style'
+
+import type { LayerPreview } from './summary'
+
+/** What a layer's body says about itself (also the last line of the body). */
+export interface LayerMeta {
+  count: number
+  fetchedAt: string
+  stale: boolean
+  truncated: boolean
+  /** Entities without a usable location, left off the map. */
+  skipped: number
+  /** Unit symbol per attribute, where the broker gave a unitCode. */
+  units: Record<string, string>
+}
+
+/** What a browser may know of a map layer: its look and the attributes it shows, not its source. */
+export type DashboardLayer = {
+  id: string
+  name: string
+  description?: string
+  colour: string
+  radius: number
+  icon: MarkerShape
+  colourBy: 'style' | 'alert'
+  cluster: boolean
+  attributes: string[]
+  popupAttributes: string[]
+  refreshSeconds: number
+  /** The layer is pinned to this city whatever the page shows. */
+  fixedCity?: string
+}
+
+export type DashboardCity = {
+  name: string
+  tenant: string
+  latitude: number
+  longitude: number
+  zoom: number
+  /** The city's own basemap (PMTiles archive or style URL), else the site's. */
+  basemap?: string
+}
+
+export type LayerSnapshot =
+  | { status: 'preview'; meta: LayerMeta; preview: LayerPreview }
+  | { status: 'unavailable'; message: string }
+
+export type DashboardData = {
+  cities: DashboardCity[]
+  defaultCity: string
+  layers: Record<string, DashboardLayer>
+  /** Keyed by `snapshotKey(layerId, city)`. */
+  initial: Record<string, LayerSnapshot>
+  mapStyle: StyleSetting
+  mapToken?: string
+  /** /api/geocode has an upstream: the maps offer address search. */
+  addressSearch: boolean
+}

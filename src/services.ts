@@ -1,0 +1,107 @@
+import type { Redis } from 'ioredis'
+
+import { GatewayClient } from '@/ai'
+import { createCache, createRedisClient, createSwrCache, type SwrCache } from '@/cache'
+import { env } from '@/env'
+import { createLayerFeatureService, type LayerFeatureService } from '@/layers/features'
+import { createNgsiClient, type NgsiClient } from '@/ngsi'
+import { createRateLimiter, type RateLimiter } from '@/rate-limit'
+
+/**
+ * The composition root: every long-lived object of the process (the Redis connection, the broker
+ * and gateway clients, the layer data service, the proxy caches, the rate limiters), made once on
+ * first use from the settings. With REDIS_URL set, all caches and limiters share ONE connection.
+ *
+ * Kept on globalThis, not in module scope: Next bundles the Pages API route (src/pages/api) apart
+ * from the App Router code, and both must share one set (one connection, one load per layer).
+ */
+type Services = {
+  redis?: Redis | null
+  broker?: NgsiClient
+  layers?: LayerFeatureService
+  gateway?: GatewayClient
+  proxyCaches: Map<string, SwrCache<unknown>>
+  limiters: Map<string, RateLimiter>
+}
+
+const SERVICES = Symbol.for('citydash.services')
+const processWide = globalThis as { [SERVICES]?: Services }
+const services = (): Services => (processWide[SERVICES] ??= { proxyCaches: new Map(), limiters: new Map() })
+
+/** The Redis client name: `CLIENT LIST` shows one connection of this name per process. */
+export const redisClientName = () => `${env().REDIS_KEY_PREFIX.replace(/:+$/, '')}:app`
+
+/** The process's one Redis connection, or undefined without REDIS_URL (caches and limits then stay in memory). */
+export function redisConnection(): Redis | undefined {
+  const all = services()
+  if (all.redis === undefined) {
+    const url = env().REDIS_URL
+    // Each cache and limiter logs an outage itself when its commands fail, and falls back.
+    all.redis = url ? createRedisClient(url, { name: redisClientName() }) : null
+  }
+  return all.redis ?? undefined
+}
+
+/** The one NGSI-LD client of this process (it remembers each broker's accepted page size). */
+export function brokerClient(): NgsiClient {
+  const settings = env()
+  return (services().broker ??= createNgsiClient({
+    brokerUrl: settings.NGSI_LD_BROKER_URL,
+    tenant: settings.NGSI_LD_TENANT,
+    contextUrl: settings.NGSI_LD_CONTEXT_URL,
+    maxPageSize: settings.NGSI_LD_PAGE_SIZE,
+    pageConcurrency: settings.NGSI_LD_PAGE_CONCURRENCY,
+    // Each layer caps itself (maxFeatures, up to 500,000); the client's own default cap is 50,000.
+    maxEntities: 500_000,
+  }))
+}
+
+/** The layer data service, cached in Redis when REDIS_URL is set, else in memory. */
+export function layerFeatures(): LayerFeatureService {
+  return (services().layers ??= createLayerFeatureService({
+    client: brokerClient(),
+    cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
+  }))
+}
+
+/** One gateway client, so its limit of requests in flight holds across all requests. */
+export function gatewayClient(): GatewayClient {
+  const settings = env()
+  return (services().gateway ??= new GatewayClient({
+    url: settings.GATEWAY_URL,
+    apiKey: settings.GATEWAY_API_KEY,
+    model: settings.GATEWAY_MODEL,
+    fallbackModels: settings.GATEWAY_FALLBACK_MODELS,
+    // The gateway attributes requests to the site: the public address unless another is set.
+    siteUrl: settings.GATEWAY_SITE_URL ?? settings.PUBLIC_SERVER_URL,
+    appName: settings.GATEWAY_APP_NAME,
+  }))
+}
+
+/** A stale-while-revalidate cache for one proxy's answers, shared by replicas when Redis is set. */
+export function proxyCache<V>(name: string, freshSeconds: number): SwrCache<V> {
+  const caches = services().proxyCaches
+  let cache = caches.get(name)
+  if (!cache) {
+    cache = createSwrCache<unknown>({
+      cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}${name}:` }),
+      freshSeconds,
+      staleSeconds: freshSeconds,
+      // Upstream failures (quota, outages) are answered from the cache for a while rather than retried per request.
+      errorCooldownSeconds: 30,
+    })
+    caches.set(name, cache)
+  }
+  return cache as SwrCache<V>
+}
+
+/** The limiter named `name` (its Redis keys are `<REDIS_KEY_PREFIX>rl:<name>:<client>`), counted across replicas when Redis is set. */
+export function rateLimiter(name: string, budget: { points: number; durationSeconds: number }): RateLimiter {
+  const limiters = services().limiters
+  let limiter = limiters.get(name)
+  if (!limiter) {
+    limiter = createRateLimiter({ ...budget, redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}rl:${name}` })
+    limiters.set(name, limiter)
+  }
+  return limiter
+}
