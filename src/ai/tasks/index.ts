@@ -18,9 +18,6 @@ export const aiTasks = {
   'citizen-answer': citizenAnswerTask,
 } as const satisfies Record<AiTaskName, { name: AiTaskName }>
 
-export type AiTasks = typeof aiTasks
-export type AiTaskInput<Name extends AiTaskName> = Parameters<AiTasks[Name]['buildPrompt']>[0]
-export type AiTaskOutput<Name extends AiTaskName> = ReturnType<AiTasks[Name]['parseOutput']>
 
 export { isAiTaskName, taskNames, type AiTaskName } from './names'
 export { defineTask, type AiTask } from './task'
