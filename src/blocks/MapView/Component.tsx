@@ -1,7 +1,6 @@
 'use client'
 
-import dynamic from 'next/dynamic'
-import { useState } from 'react'
+import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'react'
 
 import { availableFeatures, totalOf, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
@@ -14,11 +13,47 @@ import { ALERT_COLOURS } from './colours'
 import type { FoundPlace } from './MapCanvas'
 import { MarkerSymbol } from './MarkerSymbol'
 
-// MapLibre is large: only pages with a map load it, after the first paint.
-const MapCanvas = dynamic(() => import('./MapCanvas'), {
-  ssr: false,
-  loading: () => <div className="map-placeholder">Loading the map…</div>,
-})
+// Fetched only when first rendered (next/dynamic would put its chunks in the page's first load:
+// App Router preloads them).
+const MapCanvas = lazy(() => import('./MapCanvas'))
+
+/**
+ * MapLibre is most of a map page's JavaScript: it is wanted once the page's own content has
+ * loaded and is interactive, as soon as the map is near the viewport, else when the browser is idle.
+ */
+function useMapWanted(frame: RefObject<HTMLElement | null>): boolean {
+  const [wanted, setWanted] = useState(false)
+  useEffect(() => {
+    let cancelIdle = () => {}
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && want(), { rootMargin: '200px' })
+    function want() {
+      observer.disconnect()
+      cancelIdle()
+      setWanted(true)
+    }
+    function afterLoad() {
+      if (frame.current) observer.observe(frame.current)
+      // Safari has no requestIdleCallback.
+      if (typeof requestIdleCallback === 'function') {
+        const handle = requestIdleCallback(want, { timeout: 3_000 })
+        cancelIdle = () => cancelIdleCallback(handle)
+      } else {
+        const handle = setTimeout(want, 1_000)
+        cancelIdle = () => clearTimeout(handle)
+      }
+    }
+    if (document.readyState === 'complete') afterLoad()
+    else window.addEventListener('load', afterLoad, { once: true })
+    return () => {
+      window.removeEventListener('load', afterLoad)
+      observer.disconnect()
+      cancelIdle()
+    }
+  }, [frame])
+  return wanted
+}
+
+const PLACEHOLDER = <div className="map-placeholder">Loading the map…</div>
 
 const HEIGHTS = { small: 320, medium: 480, large: 640 } as const
 
@@ -39,6 +74,8 @@ export function MapViewBlock(block: MapViewBlockData) {
     zoom: block.zoom ?? city?.zoom ?? 2,
   }
   const regionId = `map-${block.id ?? layerIds.join('-')}`
+  const frame = useRef<HTMLDivElement>(null)
+  const mapWanted = useMapWanted(frame)
   const basemap = chooseBasemap(data.mapStyle, data.mapToken, city?.basemap)
   const [place, setPlace] = useState<FoundPlace>()
   const alertShape = layers.map((state) => data.layers[state.layerId]).find((layer) => layer?.colourBy === 'alert')?.icon ?? 'circle'
@@ -54,18 +91,24 @@ export function MapViewBlock(block: MapViewBlockData) {
           onPick={({ label, lat, lon, bounds }) => setPlace((previous) => ({ label, lat, lon, bounds, sequence: (previous?.sequence ?? 0) + 1 }))}
         />
       )}
-      <div className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
-        <MapCanvas
-          // Another city's own basemap is another map: start its basemap (and fallback timer) afresh.
-          key={JSON.stringify(basemap)}
-          label={`Map: ${block.title}`}
-          center={center}
-          basemap={basemap}
-          token={data.mapToken}
-          place={place}
-          layers={layers.map((state) => ({ layer: data.layers[state.layerId], features: state.features, units: state.meta?.units ?? {}, visible: !hidden[state.layerId] }))}
-          onIdle={() => setDrawn(!loading)}
-        />
+      <div ref={frame} className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
+        {mapWanted ? (
+          <Suspense fallback={PLACEHOLDER}>
+            <MapCanvas
+              // Another city's own basemap is another map: start its basemap (and fallback timer) afresh.
+              key={JSON.stringify(basemap)}
+              label={`Map: ${block.title}`}
+              center={center}
+              basemap={basemap}
+              token={data.mapToken}
+              place={place}
+              layers={layers.map((state) => ({ layer: data.layers[state.layerId], features: state.features, units: state.meta?.units ?? {}, visible: !hidden[state.layerId] }))}
+              onIdle={() => setDrawn(!loading)}
+            />
+          </Suspense>
+        ) : (
+          PLACEHOLDER
+        )}
       </div>
       {block.legend !== false && (
         <fieldset className="map-legend">
