@@ -1,0 +1,140 @@
+// Vector tiles of a layer too large to send whole: its cached body is read once per version into a
+// point index (supercluster), and each tile is cut from it as Mapbox Vector Tiles (vt-pbf) with
+// nearby points merged into clusters, so a tile stays small at any zoom whatever the layer's size.
+import { gzipSync } from 'node:zlib'
+
+import { LRUCache } from 'lru-cache'
+import Supercluster, { type PointFeature as ClusterPoint } from 'supercluster'
+import { fromGeojsonVt } from 'vt-pbf'
+import { z } from 'zod'
+
+import type { Feature } from '@/ngsi'
+
+import { eachFeature, type LayerBody } from './body'
+
+/** The layer name inside each tile (MapLibre's `source-layer`). */
+export const TILE_SOURCE_LAYER = 'features'
+/** Deepest zoom cut; past it the map over-zooms the last tiles (every point there is on its own). */
+export const TILE_MAX_ZOOM = 16
+/** Tile coordinate space (MVT extent) and the clustering radius in 512-pixel tile units. */
+const EXTENT = 4096
+const CLUSTER_RADIUS = 40
+
+/** z/x/y as written in a tile URL: whole numbers, x and y inside the zoom level's grid. */
+export const tileAddressSchema = z
+  .object({
+    z: z.string().regex(/^\d{1,2}$/, 'z: a whole number').transform(Number).pipe(z.number().max(TILE_MAX_ZOOM, `z: at most ${TILE_MAX_ZOOM}`)),
+    x: z.string().regex(/^\d{1,6}$/, 'x: a whole number').transform(Number),
+    y: z.string().regex(/^\d{1,6}$/, 'y: a whole number').transform(Number),
+  })
+  .refine(({ z: zoom, x, y }) => x < 2 ** zoom && y < 2 ** zoom, { message: 'x and y: outside the tile grid of that zoom' })
+
+export type TileAddress = z.infer<typeof tileAddressSchema>
+
+/** What a tile feature carries besides its point: MVT values are scalars, so the alert is split and objects become JSON. */
+type TileProperties = Record<string, string | number | boolean>
+
+/** A feature's properties as a tile carries them: its id, its alert level and message, scalar values. */
+export function tileProperties(feature: Feature): TileProperties {
+  const { alert, ...rest } = feature.properties
+  const level = (alert as { level?: unknown } | undefined)?.level
+  const message = (alert as { message?: unknown } | undefined)?.message
+  const properties: TileProperties = { __id: String(feature.id), __alert: typeof level === 'string' ? level : 'none' }
+  if (typeof message === 'string') properties.__alertMessage = message
+  for (const [name, value] of Object.entries(rest)) {
+    if (value === null || value === undefined) continue
+    properties[name] = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean)
+  }
+  return properties
+}
+
+/** A map's view of a tile feature as a layer feature again (for its popup). */
+export function featureFromTile(coordinates: [number, number], properties: Record<string, unknown>): Feature {
+  const { __id, __alert, __alertMessage, ...rest } = properties
+  const feature: Feature = { type: 'Feature', id: String(__id), geometry: { type: 'Point', coordinates }, properties: rest as Feature['properties'] }
+  if (__alert !== 'none' && typeof __alert === 'string') feature.properties.alert = { level: __alert, message: typeof __alertMessage === 'string' ? __alertMessage : '' }
+  return feature
+}
+
+type PointFeature = ClusterPoint<TileProperties>
+
+/** The point that stands for a feature in the index: a point geometry as it is, any other by its first position. */
+function toPointFeature(feature: Feature): PointFeature | undefined {
+  let coordinates: unknown = (feature.geometry as { coordinates?: unknown }).coordinates
+  while (Array.isArray(coordinates) && Array.isArray(coordinates[0])) coordinates = coordinates[0]
+  if (!Array.isArray(coordinates) || typeof coordinates[0] !== 'number' || typeof coordinates[1] !== 'number') return undefined
+  return { type: 'Feature', geometry: { type: 'Point', coordinates: [coordinates[0], coordinates[1]] }, properties: tileProperties(feature) }
+}
+
+interface TileIndex {
+  points: number
+  /** The tile's MVT bytes, gzipped; undefined for a tile with nothing in it. */
+  tile(address: TileAddress): Buffer | undefined
+}
+
+/** The body's features as points, clustered per zoom level. */
+async function buildIndex(body: LayerBody): Promise<TileIndex> {
+  const points: PointFeature[] = []
+  await eachFeature(body, (feature) => {
+    const point = toPointFeature(feature)
+    if (point) points.push(point)
+  })
+  const clusters = new Supercluster<TileProperties>({ radius: CLUSTER_RADIUS, extent: EXTENT, maxZoom: TILE_MAX_ZOOM - 1 }).load(points)
+  return {
+    points: points.length,
+    tile({ z: zoom, x, y }) {
+      const tile = clusters.getTile(zoom, x, y)
+      if (!tile || tile.features.length === 0) return undefined
+      return gzipSync(fromGeojsonVt({ [TILE_SOURCE_LAYER]: tile } as never, { version: 2, extent: EXTENT }))
+    },
+  }
+}
+
+export interface TileServiceOptions {
+  /** Points held by all indexes together: past it the least recently used index is dropped. */
+  maxPoints: number
+  /** Bytes of cut tiles kept (gzipped). */
+  maxTileBytes?: number
+}
+
+/**
+ * Tiles of cached layer bodies. One index per body version (its ETag), built once however many
+ * requests ask for it at the same time; indexes and cut tiles are bounded by an LRU each.
+ */
+export function createTileService({ maxPoints, maxTileBytes = 32 * 1024 * 1024 }: TileServiceOptions) {
+  const indexes = new LRUCache<string, TileIndex>({ maxSize: maxPoints, sizeCalculation: (index) => Math.max(1, index.points) })
+  const building = new Map<string, Promise<TileIndex>>()
+  // An empty tile is kept as an empty buffer: asked again, it is not cut again.
+  const tiles = new LRUCache<string, Buffer>({ maxSize: maxTileBytes, sizeCalculation: (bytes) => Math.max(1, bytes.byteLength) })
+
+  function indexFor(body: LayerBody): Promise<TileIndex> {
+    const known = indexes.get(body.etag)
+    if (known) return Promise.resolve(known)
+    let pending = building.get(body.etag)
+    if (!pending) {
+      pending = buildIndex(body)
+        .then((index) => {
+          indexes.set(body.etag, index)
+          return index
+        })
+        .finally(() => building.delete(body.etag))
+      building.set(body.etag, pending)
+    }
+    return pending
+  }
+
+  return {
+    /** The gzipped tile of a body, or undefined when nothing lies in it. */
+    async tile(body: LayerBody, address: TileAddress): Promise<Buffer | undefined> {
+      const key = `${body.etag}/${address.z}/${address.x}/${address.y}`
+      let bytes = tiles.get(key)
+      if (!bytes) {
+        bytes = (await indexFor(body)).tile(address) ?? Buffer.alloc(0)
+        tiles.set(key, bytes)
+      }
+      return bytes.byteLength > 0 ? bytes : undefined
+    },
+  }
+}
+
+export type TileService = ReturnType<typeof createTileService>
