@@ -62,6 +62,11 @@ export const envSchema = z
     // Orion-LD and Scorpio allow 1000 entities a page, Stellio 100; a refused size is halved and retried.
     NGSI_LD_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
     NGSI_LD_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),
+    // Layers with more features than this reach the map as vector tiles cut on the server, and their
+    // tables page through the server; smaller ones are sent whole.
+    LAYER_TILES_THRESHOLD: z.coerce.number().int().min(1).default(20_000),
+    // Points the tile indexes of all large layers hold together in memory (about 300 B each).
+    LAYER_TILES_MAX_POINTS: z.coerce.number().int().min(1_000).default(1_000_000),
     PUBLIC_MAP_TOKEN: optionalString,
     REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
     // Deployments (or test runs) sharing one Redis keep apart by prefix.

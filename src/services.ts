@@ -4,6 +4,7 @@ import { GatewayClient } from '@/ai'
 import { createCache, createRedisClient, createSwrCache, type SwrCache } from '@/cache'
 import { env } from '@/env'
 import { createLayerFeatureService, type LayerFeatureService } from '@/layers/features'
+import { createTileService, type TileService } from '@/layers/tiles'
 import { createNgsiClient, type NgsiClient } from '@/ngsi'
 import { createRateLimiter, type RateLimiter } from '@/rate-limit'
 
@@ -19,6 +20,7 @@ type Services = {
   redis?: Redis | null
   broker?: NgsiClient
   layers?: LayerFeatureService
+  tiles?: TileService
   gateway?: GatewayClient
   proxyCaches: Map<string, SwrCache<unknown>>
   limiters: Map<string, RateLimiter>
@@ -62,6 +64,11 @@ export function layerFeatures(): LayerFeatureService {
     client: brokerClient(),
     cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
   }))
+}
+
+/** The tile indexes of large layers, in this process's memory (rebuilt from the shared layer cache when needed). */
+export function layerTiles(): TileService {
+  return (services().tiles ??= createTileService({ maxPoints: env().LAYER_TILES_MAX_POINTS }))
 }
 
 /** One gateway client, so its limit of requests in flight holds across all requests. */

@@ -138,8 +138,11 @@ export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerE
   }
 }
 
-/** The body's lines as they are decompressed, a batch per chunk (no newline; a feature line may end in a comma). */
-async function eachLineBatch(gzipped: Buffer, onBatch: (lines: Buffer[]) => void | Promise<void>) {
+/**
+ * The body's lines as they are decompressed, a batch per chunk (no newline; a feature line may end
+ * in a comma). `onBatch` returning false stops reading: the rest is never decompressed.
+ */
+async function eachLineBatch(gzipped: Buffer, onBatch: (lines: Buffer[]) => boolean | void | Promise<boolean | void>) {
   const gunzip = createGunzip()
   gunzip.end(gzipped)
   let partial: Buffer[] = []
@@ -153,7 +156,7 @@ async function eachLineBatch(gzipped: Buffer, onBatch: (lines: Buffer[]) => void
       start = end + 1
     }
     if (start < chunk.length) partial.push(chunk.subarray(start))
-    await onBatch(lines)
+    if ((await onBatch(lines)) === false) return
   }
   if (partial.length) await onBatch([Buffer.concat(partial)])
 }
@@ -168,15 +171,27 @@ export async function eachFeature(body: LayerBody, onFeature: (feature: Feature)
   })
 }
 
-/** A new body from an old one: the feature lines `keep` accepts, and the meta `metaFor` gives. */
-export async function rewriteBody(body: LayerBody, keep: (line: Buffer) => boolean, metaFor: (count: number) => LayerMeta): Promise<LayerBody> {
+/**
+ * A new body from an old one: the feature lines `keep` accepts, in order, up to `limit` of them
+ * (reading stops there), and the meta `metaFor` gives.
+ */
+export async function rewriteBody(
+  body: LayerBody,
+  keep: (line: Buffer) => boolean,
+  metaFor: (count: number) => LayerMeta,
+  { limit = Number.POSITIVE_INFINITY } = {},
+): Promise<LayerBody> {
   const writer = gzipWriter()
   let count = 0
   try {
     await eachLineBatch(body.gzipped, async (lines) => {
-      const kept = lines.filter((line) => isFeatureLine(line) && keep(line)).map(withoutComma)
+      const kept = lines
+        .filter((line) => isFeatureLine(line) && keep(line))
+        .slice(0, limit - count)
+        .map(withoutComma)
       count += kept.length
       await writer.lines(kept)
+      return count < limit
     })
     return await writer.end(metaFor(count))
   } catch (error) {

@@ -24,6 +24,12 @@ export interface LayerSpec {
   maxFeatures: number
 }
 
+/** A slice of a layer in its order, for tables that page through the server. */
+export interface LayerPage {
+  offset: number
+  limit: number
+}
+
 export interface LayerResult extends LayerBody {
   state: SwrState
 }
@@ -62,6 +68,8 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   const hot = new LRUCache<string, LayerBody>({ max: 200, ttl: 1_000, ttlResolution: 0, perf: { now } })
   const previews = new LRUCache<string, LayerPreview>({ max: 64 })
   const staleVariants = new LRUCache<string, LayerBody>({ max: 32 })
+  // Pages of large layers: a table asks for the same few pages again on every refresh.
+  const pages = new LRUCache<string, LayerBody>({ max: 64 })
 
   function swrFor(refreshSeconds: number) {
     let swr = swrByRefresh.get(refreshSeconds)
@@ -122,6 +130,17 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
     return preview
   }
 
+  /** `offset` features skipped, then up to `limit`; meta.total counts the whole layer. */
+  async function pageOf(body: LayerBody, { offset, limit }: LayerPage): Promise<LayerBody> {
+    const key = `${body.etag}:${offset}:${limit}`
+    const known = pages.get(key)
+    if (known) return known
+    let seen = 0
+    const page = await rewriteBody(body, () => seen++ >= offset, (count) => ({ ...body.meta, count, total: body.meta.count }), { limit })
+    pages.set(key, page)
+    return page
+  }
+
   const reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
 
   async function readThrough(key: string, layer: LayerSpec, tenant: string | undefined) {
@@ -136,7 +155,7 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
     /** Each feature of a body `get` returned, parsed one at a time. */
     eachFeature,
     /** The layer's features. Throws the broker's error only when no last good data exists. */
-    async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox } = {}): Promise<LayerResult> {
+    async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox; page?: LayerPage } = {}): Promise<LayerResult> {
       const key = `layer:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}`
       let state: SwrState = 'fresh'
       let result = hot.get(key)
@@ -149,6 +168,7 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
         }
         ;({ body: result, state } = await pending)
       }
+      if (options.page) return { ...(await pageOf(result, options.page)), state }
       if (!options.bbox) return { ...result, state }
       const bbox = options.bbox
       const meta = result.meta

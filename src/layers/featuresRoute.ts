@@ -3,55 +3,68 @@ import { gunzipSync } from 'node:zlib'
 import { z } from 'zod'
 
 import { env } from '@/env'
-import { bboxSchema, NgsiError, tenantSchema } from '@/ngsi'
+import { type BBox, bboxSchema, NgsiError, tenantSchema } from '@/ngsi'
+import type { MapLayer } from '@/payload-types'
 import { HttpError } from '@/http/errors'
-import { layerFeatures } from '@/services'
+import type { NodeReply } from '@/http/nodeRoute'
+import { layerFeatures, layerTiles } from '@/services'
 import { payloadClient } from '@/utilities/queries'
 
 import { canReadLayer, cityTenants, findLayer, toLayerSpec } from './service'
-
-const ALLOWED_PARAMS = new Set(['bbox', 'city'])
+import { tileAddressSchema } from './tiles'
 
 const layerId = z.string().regex(/^(\d{1,12}|[0-9a-f]{24})$/i, 'layer id: a number or an object id')
-const searchSchema = z.strictObject({
-  bbox: z
+const city = tenantSchema.optional()
+const count = (name: string, max: number) =>
+  z
     .string()
-    .max(200)
-    .transform((text) => text.split(',').map((part) => (part.trim() === '' ? Number.NaN : Number(part))))
-    .pipe(bboxSchema)
-    .optional(),
-  city: tenantSchema.optional(),
-})
+    .regex(/^\d{1,7}$/, `${name}: a whole number`)
+    .transform(Number)
+    .pipe(z.number().max(max, `${name}: at most ${max}`))
+    .optional()
 
-function parseSearch(url: URL) {
-  const unknown = [...url.searchParams.keys()].filter((name) => !ALLOWED_PARAMS.has(name))
+/** Rows of a page the table or CSV asks for at most. */
+export const MAX_PAGE_LIMIT = 1_000
+
+const featuresSearch = z
+  .strictObject({
+    bbox: z
+      .string()
+      .max(200)
+      .transform((text) => text.split(',').map((part) => (part.trim() === '' ? Number.NaN : Number(part))))
+      .pipe(bboxSchema)
+      .optional(),
+    city,
+    offset: count('offset', 10_000_000),
+    limit: count('limit', MAX_PAGE_LIMIT),
+  })
+  .refine(({ bbox, offset, limit }) => !bbox || (offset === undefined && limit === undefined), { message: 'Give bbox or offset and limit, not both' })
+
+// v: the version the map last saw, so that a refreshed layer's tiles have new URLs; not read here.
+const tilesSearch = z.strictObject({ city, v: z.string().regex(/^[\w:.-]{1,64}$/, 'v: a version token').optional() })
+
+function parseSearch<T extends z.ZodType>(url: URL, schema: T, allowed: string[]): z.infer<T> {
+  const unknown = [...url.searchParams.keys()].filter((name) => !allowed.includes(name))
   if (unknown.length > 0) {
-    throw new HttpError(400, `Unsupported parameter ${unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ')}; use bbox and city`)
+    throw new HttpError(400, `Unsupported parameter ${unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ')}; use ${allowed.join(', ')}`)
   }
-  for (const name of ALLOWED_PARAMS) {
+  for (const name of allowed) {
     if (url.searchParams.getAll(name).length > 1) throw new HttpError(400, `Give "${name}" once`)
   }
-  return searchSchema.parse(Object.fromEntries(url.searchParams))
+  return schema.parse(Object.fromEntries(url.searchParams))
 }
 
-export interface FeaturesReply {
-  status: 200 | 304
-  headers: Record<string, string>
-  /** The cached bytes themselves (gzip when the client accepts it), not a copy per request. */
-  body?: Buffer
+/** The body is the cached bytes themselves (gzip when the client accepts it), not a copy per request. */
+export interface LayerReply extends NodeReply {
+  status: 200 | 204 | 304
 }
 
 /**
- * GET /api/layers/{id}/features[?bbox=w,s,e,n][&city=tenant] → GeoJSON of the layer's entities.
- * Anonymous callers see public layers only (404 otherwise); only the layer's attributes leave
- * the server; a failing broker gets the last good data marked stale, else 503. Failures are thrown
- * (HttpError, ZodError) for `errorResponse`. Served by src/pages/api/layers/[id]/features.ts.
+ * The layer a request may read and its cached data for the city asked for. Anonymous callers see
+ * public layers only (404 otherwise); a failing broker gets the last good data marked stale, else 503.
  */
-export async function featuresReply(request: Request, rawId: string): Promise<FeaturesReply> {
+async function readLayer(request: Request, rawId: string, search: { city?: string; bbox?: BBox; offset?: number; limit?: number }) {
   const id = layerId.parse(rawId)
-  const url = new URL(request.url)
-  const search = parseSearch(url)
-
   const layer = await findLayer(id)
   // Everyone may read a public layer: no need to authenticate (payload.auth also works out the
   // caller's permissions on every collection, the largest cost of a cached answer).
@@ -65,8 +78,9 @@ export async function featuresReply(request: Request, rawId: string): Promise<Fe
   }
   tenant ??= env().NGSI_LD_TENANT || undefined
 
+  const page = search.offset !== undefined || search.limit !== undefined ? { offset: search.offset ?? 0, limit: search.limit ?? MAX_PAGE_LIMIT } : undefined
   const result = await layerFeatures()
-    .get(toLayerSpec(layer), { tenant, bbox: search.bbox })
+    .get(toLayerSpec(layer), { tenant, bbox: search.bbox, page })
     .catch((error: unknown) => {
       if (error instanceof NgsiError) {
         const reason = error.kind === 'unknown-tenant' ? 'the city is unknown to the context broker' : 'the context broker is unavailable'
@@ -74,22 +88,60 @@ export async function featuresReply(request: Request, rawId: string): Promise<Fe
       }
       throw error
     })
+  return { layer, result }
+}
 
+/** The headers every answer about a layer's data carries, and whether the client already has it. */
+function cacheHeaders(request: Request, layer: MapLayer, etag: string, state: string) {
   const headers: Record<string, string> = {
-    ETag: result.etag,
+    ETag: etag,
     // no-transform: the body is gzipped once, from the cache; nothing on the way should redo it.
     'Cache-Control': layer.public
       ? `public, max-age=${Math.min(layer.refreshSeconds, 60)}, stale-while-revalidate=${layer.refreshSeconds}, no-transform`
       : 'private, no-cache, no-transform',
     Vary: 'Accept-Encoding, Cookie, Authorization',
-    'X-Data-State': result.state,
+    'X-Data-State': state,
   }
   const etags = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
-  if (etags?.includes(result.etag) || etags?.includes('*')) return { status: 304, headers }
+  return { headers, fresh: Boolean(etags?.includes(etag) || etags?.includes('*')) }
+}
 
-  headers['Content-Type'] = 'application/geo+json; charset=utf-8'
+/** Gzipped bytes as they are to a client that accepts gzip, else unpacked. */
+function gzipReply(request: Request, headers: Record<string, string>, gzipped: Buffer): LayerReply {
   if (/\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '')) {
-    return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: result.gzipped }
+    return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: gzipped }
   }
-  return { status: 200, headers, body: gunzipSync(result.gzipped) }
+  return { status: 200, headers, body: gunzipSync(gzipped) }
+}
+
+/**
+ * GET /api/layers/{id}/features[?bbox=w,s,e,n | ?offset=n&limit=n][&city=tenant] → GeoJSON of the
+ * layer's entities (a page of them with offset and limit: meta.total counts them all). Only the
+ * layer's attributes leave the server. Failures are thrown (HttpError, ZodError) for `errorResponse`.
+ * Served by src/pages/api/layers/[id]/features.ts.
+ */
+export async function featuresReply(request: Request, rawId: string): Promise<LayerReply> {
+  const search = parseSearch(new URL(request.url), featuresSearch, ['bbox', 'city', 'offset', 'limit'])
+  const { layer, result } = await readLayer(request, rawId, search)
+  const { headers, fresh } = cacheHeaders(request, layer, result.etag, result.state)
+  if (fresh) return { status: 304, headers }
+  return gzipReply(request, { ...headers, 'Content-Type': 'application/geo+json; charset=utf-8' }, result.gzipped)
+}
+
+/**
+ * GET /api/layers/{id}/tiles/{z}/{x}/{y}[?city=tenant] → a Mapbox Vector Tile of the layer (layer
+ * `features`; crowded points merged into clusters), 204 where it has none. Same access, tenant, cache
+ * and errors as the features route; its ETag is the layer version's and the tile's address.
+ * Served by src/pages/api/layers/[id]/tiles/[z]/[x]/[y].ts.
+ */
+export async function tileReply(request: Request, rawId: string, rawAddress: Record<'z' | 'x' | 'y', string>): Promise<LayerReply> {
+  const search = parseSearch(new URL(request.url), tilesSearch, ['city', 'v'])
+  const address = tileAddressSchema.parse(rawAddress)
+  const { layer, result } = await readLayer(request, rawId, search)
+  const etag = `${result.etag.slice(0, -1)}-${address.z}-${address.x}-${address.y}"`
+  const { headers, fresh } = cacheHeaders(request, layer, etag, result.state)
+  if (fresh) return { status: 304, headers }
+  const tile = await layerTiles().tile(result, address)
+  if (!tile) return { status: 204, headers }
+  return gzipReply(request, { ...headers, 'Content-Type': 'application/vnd.mapbox-vector-tile' }, tile)
 }

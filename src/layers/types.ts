@@ -16,6 +16,8 @@ export interface LayerMeta {
   skipped: number
   /** Unit symbol per attribute, where the broker gave a unitCode. */
   units: Record<string, string>
+  /** On a page of the layer (offset and limit): how many features the whole layer has. */
+  total?: number
 }
 
 /** What a browser may know of a map layer: its look and the attributes it shows, not its source. */

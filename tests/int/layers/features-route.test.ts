@@ -1,5 +1,7 @@
 import { gunzipSync } from 'node:zlib'
 
+import { VectorTile } from '@mapbox/vector-tile'
+import { PbfReader } from 'pbf'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -11,7 +13,7 @@ import { authHeaders, signedInRoles } from '../helpers/users'
 
 type FeatureCollection = {
   type: string
-  meta: { count: number; fetchedAt: string; stale: boolean; truncated: boolean; skipped: number; units: Record<string, string> }
+  meta: { count: number; total?: number; fetchedAt: string; stale: boolean; truncated: boolean; skipped: number; units: Record<string, string> }
   features: { id: string; geometry: { type: string; coordinates: number[] }; properties: Record<string, unknown> }[]
 }
 
@@ -25,6 +27,24 @@ const layers: Record<string, string | number> = {}
 
 const features = (id: string | number, query = '', headers: Record<string, string> = {}) =>
   fetch(`${baseUrl}/api/layers/${id}/features${query}`, { headers })
+const tile = (id: string | number, address: string, query = '', headers: Record<string, string> = {}) =>
+  fetch(`${baseUrl}/api/layers/${id}/tiles/${address}${query}`, { headers })
+
+/** The tile z/x/y that holds a longitude and latitude. */
+function tileAt(zoom: number, lon: number, lat: number) {
+  const n = 2 ** zoom
+  const rad = (lat * Math.PI) / 180
+  return `${zoom}/${Math.floor(((lon + 180) / 360) * n)}/${Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n)}`
+}
+
+/** Entities (clusters counted by their points) in a vector tile answer. */
+async function pointsIn(response: Response) {
+  const layer = new VectorTile(new PbfReader(new Uint8Array(await response.arrayBuffer()))).layers.features
+  return Array.from({ length: layer?.length ?? 0 }, (_, index) => layer!.feature(index).properties).reduce(
+    (sum, properties) => sum + (properties.cluster ? Number(properties.point_count) : 1),
+    0,
+  )
+}
 
 async function createLayer(name: string, data: Record<string, unknown>) {
   const layer = await payload.create({
@@ -54,7 +74,8 @@ beforeAll(async () => {
     },
   })
   const { default: featuresRoute } = await import('@/pages/api/layers/[id]/features')
-  const server = await startHttpServer(started.config, {}, { '/api/layers/:id/features': featuresRoute })
+  const { default: tilesRoute } = await import('@/pages/api/layers/[id]/tiles/[z]/[x]/[y]')
+  const server = await startHttpServer(started.config, {}, { '/api/layers/:id/features': featuresRoute, '/api/layers/:id/tiles/:z/:x/:y': tilesRoute })
   baseUrl = server.url
   closeServer = server.close
   viewerToken = (await signedInRoles(payload, baseUrl, `layers${Date.now()}`)).tokens.viewer
@@ -157,7 +178,20 @@ describe('GET /api/layers/{id}/features', () => {
     expect(weather.meta.units.temperature).toBe('°C')
   })
 
+  it('pages through the layer in its order with offset and limit', async () => {
+    const all = (await (await features(layers.air)).json()) as FeatureCollection
+    const page = (await (await features(layers.air, '?offset=5&limit=4')).json()) as FeatureCollection
+    expect(page.features.map((feature) => feature.id)).toEqual(all.features.slice(5, 9).map((feature) => feature.id))
+    expect(page.meta).toMatchObject({ count: 4, total: all.features.length })
+    const last = (await (await features(layers.air, `?offset=${all.features.length - 2}&limit=1000`)).json()) as FeatureCollection
+    expect(last.features.map((feature) => feature.id)).toEqual(all.features.slice(-2).map((feature) => feature.id))
+  })
+
   it.each([
+    ['?offset=1&bbox=-4,43,-3,44', 400],
+    ['?limit=1001', 400],
+    ['?offset=-1', 400],
+    ['?limit=1e3', 400],
     ['?q=NO2>0', 400],
     ['?tenant=porto', 400],
     ['?bbox=1,2,3', 400],
@@ -232,5 +266,66 @@ describe('GET /api/layers/{id}/features', () => {
     } finally {
       proxy.setDown(false)
     }
+  })
+})
+
+describe('GET /api/layers/{id}/tiles/{z}/{x}/{y}', () => {
+  const santander = tileAt(12, -3.81, 43.462)
+  const porto = tileAt(12, -8.61, 41.15)
+
+  it('serves a gzipped vector tile holding every entity of the layer that lies in it', async () => {
+    const all = (await (await features(layers.air)).json()) as FeatureCollection
+    const response = await tile(layers.air, tileAt(2, -3.81, 43.462), '', { 'accept-encoding': 'gzip' })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/vnd.mapbox-vector-tile')
+    expect(response.headers.get('content-encoding')).toBe('gzip')
+    expect(response.headers.get('cache-control')).toMatch(/^public, max-age=\d+/)
+    expect(await pointsIn(response)).toBe(all.features.length)
+  })
+
+  it('answers 204 where the layer has nothing, and 304 to a matching If-None-Match', async () => {
+    expect((await tile(layers.air, tileAt(12, 139.7, 35.7))).status).toBe(204)
+    const first = await tile(layers.air, santander)
+    expect(first.status).toBe(200)
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"[\w-]+"$/)
+    expect(etag).not.toBe((await tile(layers.air, tileAt(13, -3.81, 43.462))).headers.get('etag'))
+    const again = await tile(layers.air, santander, '', { 'if-none-match': etag })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+  })
+
+  it('has the access rules of the features route', async () => {
+    expect((await tile(layers.hidden, santander)).status).toBe(404)
+    const asViewer = await tile(layers.hidden, santander, '', authHeaders(viewerToken))
+    expect(asViewer.status).toBe(200)
+    expect(asViewer.headers.get('cache-control')).toBe('private, no-cache, no-transform')
+    expect((await tile('999999', santander)).status).toBe(404)
+  })
+
+  it('draws the city asked for, and a layer pinned to a city always that one', async () => {
+    expect((await tile(layers.air, santander, '?city=porto')).status).toBe(204)
+    expect(await pointsIn(await tile(layers.air, porto, '?city=porto'))).toBeGreaterThan(0)
+    expect((await tile(layers.weather, santander, '?city=santander')).status).toBe(204)
+    expect(await pointsIn(await tile(layers.weather, porto, '?city=santander'))).toBeGreaterThan(0)
+    const unknown = await tile(layers.air, santander, '?city=atlantis')
+    expect(unknown.status).toBe(400)
+    expect(await unknown.json()).toEqual({ error: 'Unknown city "atlantis"', requestId: expect.any(String) })
+  })
+
+  it.each([
+    ['1/2/0', ''],
+    ['17/0/0', ''],
+    ['-1/0/0', ''],
+    ['3/1.5/0', ''],
+    ['3/0/x', ''],
+    ['99999999/0/0', ''],
+    [santander, '?bbox=1,2,3,4'],
+    [santander, '?v=a b'],
+    [santander, '?city=porto&city=santander'],
+  ])('refuses %s%s with 400 {error}', async (address, query) => {
+    const response = await tile(layers.air, address, query)
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { error: string }).error).toEqual(expect.any(String))
   })
 })

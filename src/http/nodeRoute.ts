@@ -1,0 +1,53 @@
+import type { ServerResponse } from 'node:http'
+
+import type { NextApiRequest } from 'next'
+
+import { errorResponse } from '@/http/errors'
+
+// Layer data goes through Pages API routes on purpose. Layer bodies and tiles are gzipped once and
+// cached that way. An App Router route handler cannot send them as they are in Next 16: `next start`
+// drops its Content-Encoding header (FORBIDDEN_HEADERS in next/dist/server/send-response.js) and
+// compresses the body again, and every answer goes through a web Response (a copy of the body, a web
+// stream). Here the header reaches the client, Next's compression sees it and leaves the body alone,
+// and the cached buffer is written as it is. Only Node's request/response are used (tests mount it as is).
+
+export type NodeRequest = Pick<NextApiRequest, 'method' | 'url' | 'headers' | 'query'>
+
+/** What a GET route answers: its status, headers and the bytes to write as they are. */
+export interface NodeReply {
+  status: number
+  headers: Record<string, string>
+  body?: Buffer
+}
+
+function toRequest(req: NodeRequest): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  }
+  return new Request(new URL(req.url ?? '/', 'http://localhost'), { headers })
+}
+
+async function send(res: ServerResponse, response: Response) {
+  res.statusCode = response.status
+  response.headers.forEach((value, name) => res.setHeader(name, value))
+  res.end(Buffer.from(await response.arrayBuffer()))
+}
+
+/** A GET/HEAD Pages API route from a reply function; failures become `errorResponse` JSON. */
+export function nodeGetRoute(reply: (request: Request, query: NodeRequest['query']) => Promise<NodeReply>) {
+  return async (req: NodeRequest, res: ServerResponse) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      await send(res, Response.json({ error: 'Method not allowed' }, { status: 405, headers: { Allow: 'GET, HEAD' } }))
+      return
+    }
+    const request = toRequest(req)
+    try {
+      const answer = await reply(request, req.query)
+      res.writeHead(answer.status, answer.headers)
+      res.end(answer.body)
+    } catch (error) {
+      await send(res, errorResponse(error, request))
+    }
+  }
+}
