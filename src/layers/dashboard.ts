@@ -120,5 +120,6 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     mapStyle: { kind: settings?.mapStyle?.kind ?? 'auto', url: settings?.mapStyle?.url ?? undefined },
     mapToken: env().PUBLIC_MAP_TOKEN || undefined,
     addressSearch: Boolean(env().GEOCODING_API_KEY),
+    tileThreshold: env().LAYER_TILES_THRESHOLD,
   }
 }

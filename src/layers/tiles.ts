@@ -11,11 +11,8 @@ import { z } from 'zod'
 import type { Feature } from '@/ngsi'
 
 import { eachFeature, type LayerBody } from './body'
+import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER, type TileProperties, tileProperties } from './tileFeatures'
 
-/** The layer name inside each tile (MapLibre's `source-layer`). */
-export const TILE_SOURCE_LAYER = 'features'
-/** Deepest zoom cut; past it the map over-zooms the last tiles (every point there is on its own). */
-export const TILE_MAX_ZOOM = 16
 /** Tile coordinate space (MVT extent) and the clustering radius in 512-pixel tile units. */
 const EXTENT = 4096
 const CLUSTER_RADIUS = 40
@@ -30,31 +27,6 @@ export const tileAddressSchema = z
   .refine(({ z: zoom, x, y }) => x < 2 ** zoom && y < 2 ** zoom, { message: 'x and y: outside the tile grid of that zoom' })
 
 export type TileAddress = z.infer<typeof tileAddressSchema>
-
-/** What a tile feature carries besides its point: MVT values are scalars, so the alert is split and objects become JSON. */
-type TileProperties = Record<string, string | number | boolean>
-
-/** A feature's properties as a tile carries them: its id, its alert level and message, scalar values. */
-export function tileProperties(feature: Feature): TileProperties {
-  const { alert, ...rest } = feature.properties
-  const level = (alert as { level?: unknown } | undefined)?.level
-  const message = (alert as { message?: unknown } | undefined)?.message
-  const properties: TileProperties = { __id: String(feature.id), __alert: typeof level === 'string' ? level : 'none' }
-  if (typeof message === 'string') properties.__alertMessage = message
-  for (const [name, value] of Object.entries(rest)) {
-    if (value === null || value === undefined) continue
-    properties[name] = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean)
-  }
-  return properties
-}
-
-/** A map's view of a tile feature as a layer feature again (for its popup). */
-export function featureFromTile(coordinates: [number, number], properties: Record<string, unknown>): Feature {
-  const { __id, __alert, __alertMessage, ...rest } = properties
-  const feature: Feature = { type: 'Feature', id: String(__id), geometry: { type: 'Point', coordinates }, properties: rest as Feature['properties'] }
-  if (__alert !== 'none' && typeof __alert === 'string') feature.properties.alert = { level: __alert, message: typeof __alertMessage === 'string' ? __alertMessage : '' }
-  return feature
-}
 
 type PointFeature = ClusterPoint<TileProperties>
 

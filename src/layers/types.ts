@@ -61,4 +61,6 @@ export type DashboardData = {
   mapToken?: string
   /** /api/geocode has an upstream: the maps offer address search. */
   addressSearch: boolean
+  /** Layers with more features are drawn from vector tiles and paged through the server (LAYER_TILES_THRESHOLD). */
+  tileThreshold: number
 }

@@ -18,7 +18,8 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
   const loading = states.some((state) => state.status === 'loading' && !state.preview)
 
   const show = (layerId: string, featureId: string) => {
-    focusFeature(layerId, featureId)
+    const state = states.find((candidate) => candidate.layerId === layerId)
+    focusFeature(layerId, featureId, state && availableFeatures(state, 'alerting').find((feature) => String(feature.id) === featureId))
     const map = [...document.querySelectorAll<HTMLElement>('.map-frame')][0]
     map?.scrollIntoView({ behavior: 'smooth', block: 'center' })
   }

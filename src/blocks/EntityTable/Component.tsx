@@ -1,6 +1,6 @@
 'use client'
 
-import { availableFeatures, totalOf, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { availableFeatures, totalOf, useDashboard, useLayersData, usePageReader } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import { featuresToCsv, featuresToGeoJson } from '@/layers/summary'
@@ -24,6 +24,7 @@ export function EntityTableBlock(block: EntityTableBlockData) {
   const { data, focusFeature } = useDashboard()
   const layerId = String(typeof block.layer === 'object' ? block.layer.id : block.layer)
   const [state] = useLayersData([layerId], block.city)
+  const readPage = usePageReader(state)
   const layer = data.layers[layerId]
   if (!layer || !state) return null
   const columns = block.columns?.length ? block.columns : layer.attributes
@@ -48,7 +49,8 @@ export function EntityTableBlock(block: EntityTableBlockData) {
         columns={columns}
         units={state.meta?.units ?? {}}
         pageSize={block.pageSize ?? 20}
-        onShow={(feature) => focusFeature(layerId, String(feature.id))}
+        onShow={(feature) => focusFeature(layerId, String(feature.id), feature)}
+        readPage={readPage}
       />
     </section>
   )

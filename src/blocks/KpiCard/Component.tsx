@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react'
 
-import { useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { hasWholeSet, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { featureName, formatNumber, measure, type Statistic, statisticKey, type Trend, trendOf } from '@/layers/summary'
 import type { KpiCardBlock as KpiCardBlockData } from '@/payload-types'
@@ -17,8 +17,8 @@ export function KpiCardBlock(block: KpiCardBlockData) {
   const statistic = block.statistic as Statistic
   const key = statisticKey(statistic, block.attribute)
   // Once the whole set is here the number is worked out from it (once per refresh, not per render);
-  // until then it is the server's preview of it.
-  const features = state?.status === 'ready' ? state.features : undefined
+  // until then, and for a layer drawn from tiles, it is the server's preview of it.
+  const features = state && hasWholeSet(state) ? state.features : undefined
   const measured = useMemo(() => features && measure(features, statistic, block.attribute ?? undefined), [features, statistic, block.attribute])
   const value = measured ? measured.value : (state?.preview?.statistics[key] ?? undefined)
   const holderName = measured ? measured.holder && featureName(measured.holder) : state?.preview?.holders[key]

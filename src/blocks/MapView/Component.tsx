@@ -2,10 +2,11 @@
 
 import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'react'
 
-import { availableFeatures, totalOf, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLayersData, usePageReader } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import { chooseBasemap } from '@/map/style'
+import type { Feature } from '@/ngsi'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
 
 import { AddressSearch } from './AddressSearch'
@@ -102,7 +103,13 @@ export function MapViewBlock(block: MapViewBlockData) {
               basemap={basemap}
               token={data.mapToken}
               place={place}
-              layers={layers.map((state) => ({ layer: data.layers[state.layerId], features: state.features, units: state.meta?.units ?? {}, visible: !hidden[state.layerId] }))}
+              layers={layers.map((state) => ({
+              layer: data.layers[state.layerId],
+              features: state.features,
+              tiles: state.tiles,
+              units: state.meta?.units ?? {},
+              visible: !hidden[state.layerId],
+            }))}
               onIdle={() => setDrawn(!loading)}
             />
           </Suspense>
@@ -146,25 +153,35 @@ export function MapViewBlock(block: MapViewBlockData) {
       )}
       {/* The same features as a paged table: always there for screen readers, shown on request. */}
       <div className={tableShown ? 'map-table' : 'sr-only'}>
-        {layers.map((state) => {
-          const layer = data.layers[state.layerId]
-          return (
-            <FeatureTable
-              key={state.layerId}
-              caption={`${layer.name}: ${totalOf(state)} places`}
-              features={availableFeatures(state, 'head')}
-              total={totalOf(state)}
-              columns={layer.popupAttributes}
-              units={state.meta?.units ?? {}}
-              pageSize={20}
-              onShow={(feature) => {
-                focusFeature(state.layerId, String(feature.id))
-                document.getElementById(regionId)?.scrollIntoView({ behavior: 'smooth', block: 'center' })
-              }}
-            />
-          )
-        })}
+        {layers.map((state) => (
+          <LayerTable
+            key={state.layerId}
+            state={state}
+            onShow={(feature) => {
+              focusFeature(state.layerId, String(feature.id), feature)
+              document.getElementById(regionId)?.scrollIntoView({ behavior: 'smooth', block: 'center' })
+            }}
+          />
+        ))}
       </div>
     </section>
+  )
+}
+
+/** One layer's features as a table: paged through the server when the layer is drawn from tiles. */
+function LayerTable({ state, onShow }: { state: BlockLayerState; onShow: (feature: Feature) => void }) {
+  const { data } = useDashboard()
+  const layer = data.layers[state.layerId]
+  return (
+    <FeatureTable
+      caption={`${layer.name}: ${totalOf(state)} places`}
+      features={availableFeatures(state, 'head')}
+      total={totalOf(state)}
+      columns={layer.popupAttributes}
+      units={state.meta?.units ?? {}}
+      pageSize={20}
+      onShow={onShow}
+      readPage={usePageReader(state)}
+    />
   )
 }

@@ -27,6 +27,7 @@ import {
 
 import { useDashboard } from '@/components/dashboard/DashboardProvider'
 import { displayValue, featureName, observedAgo } from '@/layers/summary'
+import { featureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/tileFeatures'
 import { ALERT_OUTLINES, MARKER_SHAPE_PX, markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
 import type { Feature } from '@/ngsi'
@@ -34,7 +35,8 @@ import type { DashboardLayer } from '@/layers/types'
 
 import { ALERT_COLOURS } from './colours'
 
-export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; units: Record<string, string>; visible: boolean }
+/** `tiles`: a vector tile URL template for a layer too large to send whole (its `features` are empty). */
+export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; tiles?: string; units: Record<string, string>; visible: boolean }
 
 type Props = {
   label: string
@@ -53,7 +55,8 @@ export type FoundPlace = { label: string; lat: number; lon: number; bounds: [num
 /** Why the bundled basemap shows instead of the chosen one. */
 type Fallback = 'timeout' | 'error'
 
-type OpenPopup = { layerId: string; index: number; longitude: number; latitude: number }
+/** `feature`: read from a tile (the browser does not hold a tiled layer's features), else `index` into the layer's. */
+type OpenPopup = { layerId: string; index: number; feature?: Feature; longitude: number; latitude: number }
 
 type ClusterLabel = { key: string; longitude: number; latitude: number; count: string }
 
@@ -109,8 +112,10 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
   const { focus } = useDashboard()
   const { mapStyle, fallback, basemapDrawn, onBasemapError } = useBasemap(basemap)
   const [popup, setPopup] = useState<OpenPopup>()
-  const sources = useMemo(() => layers.map(({ layer, features }) => ({ id: layer.id, data: toSourceData(features) })), [layers])
-  const interactive = layers.filter(({ visible }) => visible).flatMap(({ layer }) => [pointsId(layer.id), ...(layer.cluster ? [clustersId(layer.id)] : [])])
+  const sources = useMemo(() => layers.map(({ layer, features, tiles }) => ({ id: layer.id, tiles, data: toSourceData(features) })), [layers])
+  // A tiled layer's tiles come clustered from the server, whatever the layer's own setting.
+  const clustered = ({ layer, tiles }: CanvasLayer) => layer.cluster || Boolean(tiles)
+  const interactive = layers.filter(({ visible }) => visible).flatMap((entry) => [pointsId(entry.layer.id), ...(clustered(entry) ? [clustersId(entry.layer.id)] : [])])
 
   // A new city (or centre) moves the map there and closes the popup.
   const centerKey = `${center.latitude},${center.longitude},${center.zoom}`
@@ -126,11 +131,12 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
   // "Show on map" from a table or an alert: open the feature's popup and go there.
   const focused = focus && layers.find(({ layer }) => layer.id === focus.layerId)
   const focusedIndex = focused ? focused.features.findIndex((feature) => String(feature.id) === focus.featureId) : -1
-  const focusedPoint = focusedIndex >= 0 ? firstPoint(focused!.features[focusedIndex]) : undefined
+  const focusedFeature = focusedIndex >= 0 ? focused!.features[focusedIndex] : focused && focused.tiles ? focus.feature : undefined
+  const focusedPoint = focusedFeature && firstPoint(focusedFeature)
   const [shownFocus, setShownFocus] = useState(focus?.sequence)
   if (focus && focusedPoint && shownFocus !== focus.sequence) {
     setShownFocus(focus.sequence)
-    setPopup({ layerId: focus.layerId, index: focusedIndex, longitude: focusedPoint[0], latitude: focusedPoint[1] })
+    setPopup({ layerId: focus.layerId, index: focusedIndex, feature: focusedIndex >= 0 ? undefined : focusedFeature, longitude: focusedPoint[0], latitude: focusedPoint[1] })
   }
   useEffect(() => {
     if (!focusedPoint) return
@@ -151,17 +157,20 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
     const hit = event.features?.[0]
     if (!hit) return setPopup(undefined)
     const layerId = hit.layer.id.replace(/^layer-(.+)-(points|clusters)$/, '$1')
-    if (hit.properties?.cluster) {
-      const source = map.current?.getSource(sourceId(layerId)) as GeoJSONSource | undefined
-      void source?.getClusterExpansionZoom(hit.properties.cluster_id as number).then((zoom) => {
-        const [longitude, latitude] = (hit.geometry as GeoJSON.Point).coordinates
-        map.current?.easeTo({ center: [longitude, latitude], zoom })
-      })
+    const [longitude, latitude] = (hit.geometry as GeoJSON.Point).coordinates
+    const tiled = Boolean(layers.find(({ layer }) => layer.id === layerId)?.tiles)
+    if (hit.properties?.cluster && tiled) {
+      // The server's clusters: two zoom levels closer splits most of them.
+      map.current?.easeTo({ center: [longitude, latitude], zoom: Math.min(map.current.getZoom() + 2, TILE_MAX_ZOOM) })
       return
     }
-    const index = Number(hit.properties?.__index)
-    const [longitude, latitude] = (hit.geometry as GeoJSON.Point).coordinates
-    setPopup({ layerId, index, longitude, latitude })
+    if (hit.properties?.cluster) {
+      const source = map.current?.getSource(sourceId(layerId)) as GeoJSONSource | undefined
+      void source?.getClusterExpansionZoom(hit.properties.cluster_id as number).then((zoom) => map.current?.easeTo({ center: [longitude, latitude], zoom }))
+      return
+    }
+    if (tiled) return setPopup({ layerId, index: -1, feature: featureFromTile([longitude, latitude], hit.properties ?? {}), longitude, latitude })
+    setPopup({ layerId, index: Number(hit.properties?.__index), longitude, latitude })
   }
 
   // The counts on cluster bubbles are HTML over the canvas: the offline style has no font glyphs
@@ -170,7 +179,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
   const labelClusters = () => {
     const instance = map.current
     if (!instance) return
-    const ids = layers.filter(({ layer, visible }) => layer.cluster && visible).map(({ layer }) => clustersId(layer.id)).filter((id) => instance.getLayer(id))
+    const ids = layers.filter((entry) => clustered(entry) && entry.visible).map(({ layer }) => clustersId(layer.id)).filter((id) => instance.getLayer(id))
     if (ids.length === 0) return setClusterLabels((previous) => (previous.length === 0 ? previous : []))
     const seen = new Set<string>()
     const labels: ClusterLabel[] = []
@@ -185,7 +194,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
   }
 
   const popupLayer = popup && layers.find(({ layer }) => layer.id === popup.layerId)
-  const popupFeature = popup && popupLayer?.features[popup.index]
+  const popupFeature = popup && (popup.feature ?? popupLayer?.features[popup.index])
 
   if (!mapStyle) return <div className="map-placeholder">Loading the map…</div>
 
@@ -231,13 +240,16 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
       <NavigationControl position="top-right" />
       <GeolocateControl position="top-right" trackUserLocation={false} />
       <ScaleControl position="bottom-left" />
-      {sources.map(({ id, data }) => {
-        const { layer, visible } = layers.find((entry) => entry.layer.id === id)!
+      {sources.map(({ id, tiles, data }) => {
+        const entry = layers.find((candidate) => candidate.layer.id === id)!
+        const { layer, visible } = entry
         const visibility = visible ? 'visible' : 'none'
-        return (
-          <Source key={id} id={sourceId(id)} type="geojson" data={data} cluster={layer.cluster} clusterRadius={48} clusterMaxZoom={15}>
-            {layer.cluster && (
+        const fromTiles = tiles ? { 'source-layer': TILE_SOURCE_LAYER } : {}
+        const drawn = (
+          <>
+            {clustered(entry) && (
               <Layer
+                {...fromTiles}
                 id={clustersId(id)}
                 type="circle"
                 filter={['has', 'point_count']}
@@ -254,6 +266,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
             {layer.icon === 'circle' ? (
               // Circles are MapLibre's own: no icon layout in the worker, the fastest way to draw many points.
               <Layer
+                {...fromTiles}
                 key="circle"
                 id={pointsId(id)}
                 type="circle"
@@ -268,6 +281,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
               />
             ) : (
               <Layer
+                {...fromTiles}
                 key="symbol"
                 id={pointsId(id)}
                 type="symbol"
@@ -286,6 +300,16 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
                 }}
               />
             )}
+          </>
+        )
+        // A layer that grows past the tile threshold is another kind of source: a new one, not an update.
+        return tiles ? (
+          <Source key={`${id}-tiles`} id={sourceId(id)} type="vector" tiles={[tiles]} maxzoom={TILE_MAX_ZOOM}>
+            {drawn}
+          </Source>
+        ) : (
+          <Source key={id} id={sourceId(id)} type="geojson" data={data} cluster={layer.cluster} clusterRadius={48} clusterMaxZoom={15}>
+            {drawn}
           </Source>
         )
       })}

@@ -3,7 +3,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 
 import { type LayerPreview, snapshotKey } from '@/layers/summary'
-import type { DashboardData, LayerMeta, LayerSnapshot } from '@/layers/types'
+import type { DashboardData, DashboardLayer, LayerMeta, LayerSnapshot } from '@/layers/types'
 import type { Feature } from '@/ngsi'
 
 export type LayerState = {
@@ -19,9 +19,15 @@ export type LayerState = {
   message?: string
   /** What the prerendered page carried: the first table page, the alerts, the KPI numbers. */
   preview?: LayerPreview
+  /**
+   * A layer above the tile threshold: the map draws these vector tiles (a URL template, new for
+   * each version of the data), tables page through the server; `features` stays empty.
+   */
+  tiles?: string
 }
 
-type FocusRequest = { layerId: string; featureId: string; sequence: number }
+/** `feature`: the feature itself, for a layer drawn from tiles (the browser does not hold its features). */
+type FocusRequest = { layerId: string; featureId: string; feature?: Feature; sequence: number }
 
 type DashboardContextValue = {
   data: DashboardData
@@ -30,7 +36,7 @@ type DashboardContextValue = {
   states: Record<string, LayerState>
   subscribe: (layerId: string, city: string) => void
   focus?: FocusRequest
-  focusFeature: (layerId: string, featureId: string) => void
+  focusFeature: (layerId: string, featureId: string, feature?: Feature) => void
 }
 
 const DashboardContext = createContext<DashboardContextValue | null>(null)
@@ -60,12 +66,44 @@ export function useLayersData(layerIds: string[], blockCity?: string | null): Bl
   return wanted.map(({ layerId, city }) => ({ ...(states[snapshotKey(layerId, city)] ?? { features: [], status: 'loading' }), layerId, city }))
 }
 
+/** The browser holds every feature of the layer (not a preview, not tiles). */
+export const hasWholeSet = (state: LayerState) => state.status === 'ready' && !state.tiles
+
 /** The features a block can show now: the whole set once loaded, else the server's preview of them. */
 export const availableFeatures = (state: LayerState, part: 'head' | 'alerting'): Feature[] =>
-  state.status === 'ready' ? state.features : (state.preview?.[part] ?? [])
+  hasWholeSet(state) ? state.features : (state.preview?.[part] ?? [])
 
 /** How many features the layer has: the whole set's size once loaded, else the server's count. */
-export const totalOf = (state: LayerState): number => (state.status === 'ready' ? state.features.length : (state.preview?.total ?? 0))
+export const totalOf = (state: LayerState): number =>
+  hasWholeSet(state) ? state.features.length : (state.meta?.total ?? state.preview?.total ?? 0)
+
+const featuresUrl = (layerId: string, city: string, layer: DashboardLayer, search: Record<string, string> = {}) => {
+  const query = new URLSearchParams(search)
+  if (city && !layer.fixedCity) query.set('city', city)
+  return `/api/layers/${encodeURIComponent(layerId)}/features${query.size ? `?${query}` : ''}`
+}
+
+async function readFeatures(url: string, signal?: AbortSignal) {
+  // no-cache: the browser revalidates with the ETag it holds; an unchanged layer is a 304.
+  const response = await fetch(url, { cache: 'no-cache', signal })
+  const body = (await response.json()) as { features?: Feature[]; meta?: LayerMeta; error?: string }
+  if (!response.ok || !body.features || !body.meta) throw new Error(body.error ?? `The server answered ${response.status}`)
+  return { features: body.features, meta: body.meta }
+}
+
+/** Rows of a tiled layer, a page at a time from the server; a new function for each version of its data. */
+export function usePageReader(state: BlockLayerState | undefined): ((offset: number, limit: number) => Promise<Feature[]>) | undefined {
+  const { data } = useDashboard()
+  const { layerId = '', city = '', tiles } = state ?? {}
+  const layer = data.layers[layerId]
+  return useMemo(
+    () =>
+      tiles && layer
+        ? async (offset: number, limit: number) => (await readFeatures(featuresUrl(layerId, city, layer, { offset: String(offset), limit: String(limit) }))).features
+        : undefined,
+    [tiles, layer, layerId, city],
+  )
+}
 
 const fromSnapshot = (snapshot: LayerSnapshot): LayerState =>
   snapshot.status === 'preview'
@@ -77,6 +115,11 @@ function useLayerStore(data: DashboardData) {
   const [states, setStates] = useState<Record<string, LayerState>>(() =>
     Object.fromEntries(Object.entries(data.initial).map(([key, snapshot]) => [key, fromSnapshot(snapshot)])),
   )
+  // The states as last rendered, for the refresh loops (which outlive a render).
+  const latest = useRef(states)
+  useEffect(() => {
+    latest.current = states
+  }, [states])
   const loops = useRef(new Map<string, ReturnType<typeof setTimeout> | undefined>())
   const controller = useRef<AbortController | null>(null)
 
@@ -98,14 +141,26 @@ function useLayerStore(data: DashboardData) {
       if (!layer || loops.current.has(key)) return
       controller.current ??= new AbortController()
       const signal = controller.current.signal
+      const tilesOf = (meta: LayerMeta) => {
+        const query = new URLSearchParams({ v: meta.fetchedAt })
+        if (city && !layer.fixedCity) query.set('city', city)
+        return `${window.location.origin}/api/layers/${encodeURIComponent(layerId)}/tiles/{z}/{x}/{y}?${query}`
+      }
       const refresh = async () => {
-        const query = city && !layer.fixedCity ? `?city=${encodeURIComponent(city)}` : ''
         try {
-          // no-cache: the browser revalidates with the ETag it holds; an unchanged layer is a 304.
-          const response = await fetch(`/api/layers/${encodeURIComponent(layerId)}/features${query}`, { cache: 'no-cache', signal })
-          const body = (await response.json()) as { features?: Feature[]; meta?: LayerMeta; error?: string }
-          if (!response.ok || !body.features) throw new Error(body.error ?? `The server answered ${response.status}`)
-          setStates((all) => ({ ...all, [key]: { features: body.features!, meta: body.meta, status: 'ready' } }))
+          // A layer over the threshold is never fetched whole: its size is known from the last
+          // answer or the page's preview, else asked first (a page of none, which has the meta).
+          const known = latest.current[key]
+          const knownSize = known && hasWholeSet(known) ? known.features.length : known?.preview && !known.tiles ? known.preview.total : undefined
+          const sizeOnly = () => readFeatures(featuresUrl(layerId, city, layer, { limit: '0' }), signal)
+          const probe = knownSize === undefined ? await sizeOnly() : undefined
+          if ((knownSize ?? probe?.meta.total ?? 0) > data.tileThreshold) {
+            const { meta } = probe ?? (await sizeOnly())
+            setStates((all) => ({ ...all, [key]: { features: [], meta, status: 'ready', preview: all[key]?.preview, tiles: tilesOf(meta) } }))
+          } else {
+            const { features, meta } = await readFeatures(featuresUrl(layerId, city, layer), signal)
+            setStates((all) => ({ ...all, [key]: { features, meta, status: 'ready' } }))
+          }
         } catch (error) {
           if (signal.aborted) return
           setStates((all) => {
@@ -154,8 +209,8 @@ export function DashboardProvider({ data, children }: { data: DashboardData; chi
     [data.defaultCity],
   )
 
-  const focusFeature = useCallback((layerId: string, featureId: string) => {
-    setFocus((previous) => ({ layerId, featureId, sequence: (previous?.sequence ?? 0) + 1 }))
+  const focusFeature = useCallback((layerId: string, featureId: string, feature?: Feature) => {
+    setFocus((previous) => ({ layerId, featureId, feature, sequence: (previous?.sequence ?? 0) + 1 }))
   }, [])
 
   const value = useMemo(

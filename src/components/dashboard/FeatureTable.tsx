@@ -1,6 +1,6 @@
 'use client'
 
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 
 import { displayValue, featureName, type SortDirection, sortFeatures } from '@/layers/summary'
 import type { Feature } from '@/ngsi'
@@ -17,12 +17,14 @@ type Props = {
   /** Offered per row when the features are also on a map. */
   onShow?: (feature: Feature) => void
   captionHidden?: boolean
+  /** A layer too large for the browser: its rows, a page at a time, from the server (in the layer's order). */
+  readPage?: (offset: number, limit: number) => Promise<Feature[]>
 }
 
 const label = (column: string) => (column === 'name' ? 'Name' : column)
 
 /** A sortable, paginated table of features; entity values are rendered as text, never as HTML. */
-export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, captionHidden }: Props) {
+export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, captionHidden, readPage }: Props) {
   // The first column names the row (the entity's name, else its id).
   const columns = chosen.filter((column) => column !== 'name')
   const [sort, setSort] = useState<{ column: string; direction: SortDirection }>()
@@ -31,8 +33,9 @@ export function FeatureTable({ caption, features, total = features.length, colum
   const complete = features.length >= total
   const sorted = useMemo(() => (sort && complete ? sortFeatures(features, sort.column, sort.direction) : features), [features, sort, complete])
   const pages = Math.max(1, Math.ceil(total / pageSize))
-  const current = complete ? Math.min(page, pages - 1) : 0
-  const rows = sorted.slice(current * pageSize, (current + 1) * pageSize)
+  const current = complete || readPage ? Math.min(page, pages - 1) : 0
+  const served = useServedPage(readPage, current, pageSize)
+  const rows = readPage ? (served?.page === current ? served.rows : current === 0 ? features.slice(0, pageSize) : []) : sorted.slice(current * pageSize, (current + 1) * pageSize)
 
   const toggleSort = (column: string) =>
     setSort((previous) => ({
@@ -95,11 +98,29 @@ export function FeatureTable({ caption, features, total = features.length, colum
           <span aria-live="polite">
             Page {current + 1} of {pages} ({total} rows)
           </span>
-          <button type="button" onClick={() => setPage(current + 1)} disabled={!complete || current >= pages - 1}>
+          <button type="button" onClick={() => setPage(current + 1)} disabled={!(complete || readPage) || current >= pages - 1}>
             Next
           </button>
         </nav>
       )}
     </div>
   )
+}
+
+/** The rows of one page from the server; the last page read stays until the next one arrives. */
+function useServedPage(readPage: Props['readPage'], page: number, pageSize: number) {
+  const [served, setServed] = useState<{ page: number; rows: Feature[] }>()
+  useEffect(() => {
+    if (!readPage) return
+    let current = true
+    readPage(page * pageSize, pageSize).then(
+      (rows) => current && setServed({ page, rows }),
+      // The rows of the page shown so far stay; the next refresh or page turn asks again.
+      () => undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [readPage, page, pageSize])
+  return served
 }

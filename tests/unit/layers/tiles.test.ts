@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest'
 
 import type { AlertRule } from '@/alerts'
 import { createLayerEncoder } from '@/layers/body'
-import { createTileService, featureFromTile, TILE_SOURCE_LAYER, tileAddressSchema } from '@/layers/tiles'
+import { featureFromTile, TILE_SOURCE_LAYER } from '@/layers/tileFeatures'
+import { createTileService, tileAddressSchema } from '@/layers/tiles'
 import { normalizeEntity } from '@/ngsi'
 
 // Tiles cut from a cached layer body: every point lands in the tile that covers it, merged into
