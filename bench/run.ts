@@ -11,7 +11,9 @@
  *   3. If-None-Match on the 50,000 layer: 304s per second (every answer must be a 304);
  *   4. RSS of a freshly started server after 1,000 requests of the 50,000 layer;
  *   5. peak RSS of a freshly started server through one cold load of a 500,000-entity layer (the
- *      broker restarted with that many).
+ *      broker restarted with that many);
+ *   6. warm vector tiles of that layer (its tile index built by a first request): one city-zoom tile
+ *      under autocannon at 50 connections.
  *
  * Environment: BENCH_REDIS=true (cache in Redis at BENCH_REDIS_URL, default redis://127.0.0.1:6379,
  * under a key prefix of its own, removed at the end), BENCH_BUILD=true, BENCH_PORT (3471),
@@ -412,6 +414,7 @@ async function measureHuge(stack: Stack, admin: Admin): Promise<Metric[]> {
   const { meta } = JSON.parse(json.toString('utf8')) as FeatureBody
   if (meta.count !== entities) throw new BenchError(`the app sent ${meta.count} features of the ${entities} layer`)
   return [
+    ...(await measureTiles(stack, id, entities)),
     {
       name: `cold ${Math.round(entities / 1000)}k layer: server peak RSS (VmHWM)`,
       value: Math.round(after.peakMB),
@@ -423,6 +426,28 @@ async function measureHuge(stack: Stack, admin: Admin): Promise<Metric[]> {
         `${round(json.byteLength / 1e6)} MB JSON; load after ${describeLoadAvg()}`,
     },
     { name: `cold ${Math.round(entities / 1000)}k layer time`, value: round(response.ms), unit: 'ms' },
+  ]
+}
+
+/** The tile at zoom 13 over the city centre: the map's first view of the huge layer. */
+function cityTile(zoom: number, lon: number, lat: number) {
+  const n = 2 ** zoom
+  const rad = (lat * Math.PI) / 180
+  return `${zoom}/${Math.floor(((lon + 180) / 360) * n)}/${Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n)}`
+}
+
+async function measureTiles(stack: Stack, id: string | number, entities: number): Promise<Metric[]> {
+  const url = `${stack.baseUrl}/api/layers/${id}/tiles/${cityTile(13, -3.81, 43.462)}?city=${TENANT}`
+  const first = await timedGet(url, GZIP, 5 * 60_000)
+  expectStatus(first, 200, 'first tile of the huge layer (builds its index)')
+  log(`Tiles: warm city tile of the ${entities} layer, autocannon ${settings.connections} connections × ${settings.duration} s (load ${describeLoadAvg()})`)
+  await load({ url, connections: settings.connections, duration: 2, headers: GZIP })
+  const { summary, cpu } = await loadWithServerCpu(stack, { url, connections: settings.connections, duration: settings.duration, headers: GZIP })
+  expectOnly(summary, 200, 'warm tiles')
+  const note = `first request (index built) ${round(first.ms)} ms, ${first.body.byteLength} B gzip; ${describeLoad(summary)}; ${cpu}; load after ${describeLoadAvg()}`
+  return [
+    { name: `warm tiles of the ${Math.round(entities / 1000)}k layer`, value: Math.round(summary.requestsPerSecond), unit: 'req/s', target: { op: '>=', value: 1_500 }, note },
+    { name: `warm tiles of the ${Math.round(entities / 1000)}k layer p99`, value: summary.latencyP99, unit: 'ms', target: { op: '<=', value: 50 } },
   ]
 }
 

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { startDemoBroker, type DemoBroker } from '../../demo/broker/server'
+import { freePort, migrate, startProcess, waitForUrl } from '../../scripts/processes'
+import { productionServer } from '../../scripts/start'
+
+import { launchBrowser } from './browser'
+import { pixelsOfColour } from './pixels'
+
+// A layer above the tile threshold, on a server of its own with a low LAYER_TILES_THRESHOLD (the
+// shared e2e server keeps the default, so the other files' layers are sent whole).
+
+const THRESHOLD = 50
+const COLOUR = '#6a1b9a'
+
+let browser: Browser
+let broker: DemoBroker
+let server: ChildProcess
+let baseUrl: string
+let workDir: string
+let layerId: number
+
+async function call<T>(method: string, route: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) },
+    body: JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-e2e-tiles-'))
+  broker = await startDemoBroker({ port: 0 })
+  const port = await freePort()
+  baseUrl = `http://127.0.0.1:${port}`
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URI: `file:${path.join(workDir, 'tiles.db')}`,
+    MEDIA_DIR: path.join(workDir, 'media'),
+    APP_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_SERVER_URL: baseUrl,
+    PORT: String(port),
+    NGSI_LD_BROKER_URL: broker.url,
+    NGSI_LD_TENANT: '',
+    ENABLE_AI: 'false',
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+    LAYER_TILES_THRESHOLD: String(THRESHOLD),
+  }
+  await migrate(env)
+  const command = productionServer(env, port)
+  server = startProcess(command.command, command.args, { env: command.env, quiet: true })
+  await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 120_000, accept: (status) => status === 200 })
+
+  const { token } = await call<{ token: string }>('POST', '/api/users/first-register', { email: 'tiles@example.org', password: 'a-long-tiles-password' })
+  await call('POST', '/api/globals/site-settings', {
+    title: 'Tiles',
+    cities: [{ name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 }],
+    mapStyle: { kind: 'offline' },
+  }, token)
+  layerId = (
+    await call<{ doc: { id: number } }>('POST', '/api/map-layers', {
+      name: 'Air (tiled)',
+      public: true,
+      entityType: 'AirQualityObserved',
+      attributes: ['name', 'no2'],
+      maxFeatures: 5000,
+      refreshSeconds: 60,
+      style: { colour: COLOUR, radius: 8, colourBy: 'style', cluster: false },
+    }, token)
+  ).doc.id
+  await call('POST', '/api/pages', {
+    title: 'Tiled map',
+    slug: 'tiled-map',
+    _status: 'published',
+    layout: [
+      { blockType: 'mapView', title: 'Every station', layers: [layerId], height: 'medium', legend: true, showTable: true },
+      { blockType: 'entityTable', title: 'Stations', layer: layerId, pageSize: 10 },
+    ],
+  }, token)
+  browser = await launchBrowser()
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  server?.kill('SIGTERM')
+  await broker?.close()
+  if (workDir) rmSync(workDir, { recursive: true, force: true })
+})
+
+describe('a layer above the tile threshold', () => {
+  it('draws on the map from vector tiles, and its tables page through the server; the whole set is never fetched', async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } })
+    const requests: string[] = []
+    page.on('request', (request) => requests.push(request.url()))
+    await page.goto(`${baseUrl}/tiled-map`)
+    const map = page.locator('.map-frame').first()
+    await page.locator('.map-frame[aria-busy="false"]').waitFor({ timeout: 60_000 })
+    await expect.poll(async () => (await pixelsOfColour(map, COLOUR, 30)).length, { timeout: 30_000 }).toBeGreaterThan(100)
+
+    const layerRequests = requests.filter((url) => url.includes(`/api/layers/${layerId}/`))
+    expect(layerRequests.some((url) => /\/tiles\/\d+\/\d+\/\d+\?/.test(url))).toBe(true)
+    // Only pages (offset/limit) of the features: never the whole layer.
+    expect(layerRequests.filter((url) => url.includes('/features')).every((url) => new URL(url).searchParams.has('limit'))).toBe(true)
+
+    // The entity table's second page comes from the server: other rows, in the layer's order.
+    const table = page.locator('.entity-table')
+    await expect.poll(() => table.locator('tbody th').count(), { timeout: 20_000 }).toBe(10)
+    const first = await table.locator('tbody th').allTextContents()
+    await table.getByRole('button', { name: 'Next' }).click()
+    await expect.poll(async () => (await table.locator('tbody th').allTextContents()).join('|'), { timeout: 20_000 }).not.toBe(first.join('|'))
+    expect(await table.locator('.pager [aria-live]').textContent()).toMatch(/Page 2 of 6 \(60 rows\)/)
+    expect(requests.some((url) => url.includes(`/api/layers/${layerId}/features?`) && url.includes('offset=10') && url.includes('limit=10'))).toBe(true)
+    await page.close()
+  })
+})
