@@ -245,63 +245,63 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
         const { layer, visible } = entry
         const visibility = visible ? 'visible' : 'none'
         const fromTiles = tiles ? { 'source-layer': TILE_SOURCE_LAYER } : {}
-        const drawn = (
-          <>
-            {clustered(entry) && (
-              <Layer
-                {...fromTiles}
-                id={clustersId(id)}
-                type="circle"
-                filter={['has', 'point_count']}
-                layout={{ visibility }}
-                paint={{
-                  'circle-color': layer.colour,
-                  'circle-opacity': 0.8,
-                  'circle-radius': ['step', ['get', 'point_count'], 12, 25, 16, 100, 21, 1000, 27],
-                  'circle-stroke-color': '#ffffff',
-                  'circle-stroke-width': 2,
-                }}
-              />
-            )}
-            {layer.icon === 'circle' ? (
-              // Circles are MapLibre's own: no icon layout in the worker, the fastest way to draw many points.
-              <Layer
-                {...fromTiles}
-                key="circle"
-                id={pointsId(id)}
-                type="circle"
-                filter={['!', ['has', 'point_count']]}
-                layout={{ visibility }}
-                paint={{
-                  'circle-color': pointColour(layer),
-                  'circle-radius': byAlert((level) => (level === 'critical' ? layer.radius * 1.3 : layer.radius)),
-                  'circle-stroke-color': byAlert((level) => ALERT_OUTLINES[level].colour),
-                  'circle-stroke-width': byAlert((level) => ALERT_OUTLINES[level].width),
-                }}
-              />
-            ) : (
-              <Layer
-                {...fromTiles}
-                key="symbol"
-                id={pointsId(id)}
-                type="symbol"
-                filter={['!', ['has', 'point_count']]}
-                layout={{
-                  visibility,
-                  'icon-image': markerImageId(layer.icon),
-                  'icon-size': markerSize(layer),
-                  'icon-allow-overlap': true,
-                  'icon-ignore-placement': true,
-                }}
-                paint={{
-                  'icon-color': pointColour(layer),
-                  'icon-halo-color': byAlert((level) => ALERT_OUTLINES[level].colour),
-                  'icon-halo-width': byAlert((level) => ALERT_OUTLINES[level].width),
-                }}
-              />
-            )}
-          </>
-        )
+        // An array, not a fragment: <Source> hands its id to its direct children only.
+        const drawn = [
+          clustered(entry) && (
+            <Layer
+              {...fromTiles}
+              key="clusters"
+              id={clustersId(id)}
+              type="circle"
+              filter={['has', 'point_count']}
+              layout={{ visibility }}
+              paint={{
+                'circle-color': layer.colour,
+                'circle-opacity': 0.8,
+                'circle-radius': ['step', ['get', 'point_count'], 12, 25, 16, 100, 21, 1000, 27],
+                'circle-stroke-color': '#ffffff',
+                'circle-stroke-width': 2,
+              }}
+            />
+          ),
+          layer.icon === 'circle' ? (
+            // Circles are MapLibre's own: no icon layout in the worker, the fastest way to draw many points.
+            <Layer
+              {...fromTiles}
+              key="circle"
+              id={pointsId(id)}
+              type="circle"
+              filter={['!', ['has', 'point_count']]}
+              layout={{ visibility }}
+              paint={{
+                'circle-color': pointColour(layer),
+                'circle-radius': byAlert((level) => (level === 'critical' ? layer.radius * 1.3 : layer.radius)),
+                'circle-stroke-color': byAlert((level) => ALERT_OUTLINES[level].colour),
+                'circle-stroke-width': byAlert((level) => ALERT_OUTLINES[level].width),
+              }}
+            />
+          ) : (
+            <Layer
+              {...fromTiles}
+              key="symbol"
+              id={pointsId(id)}
+              type="symbol"
+              filter={['!', ['has', 'point_count']]}
+              layout={{
+                visibility,
+                'icon-image': markerImageId(layer.icon),
+                'icon-size': markerSize(layer),
+                'icon-allow-overlap': true,
+                'icon-ignore-placement': true,
+              }}
+              paint={{
+                'icon-color': pointColour(layer),
+                'icon-halo-color': byAlert((level) => ALERT_OUTLINES[level].colour),
+                'icon-halo-width': byAlert((level) => ALERT_OUTLINES[level].width),
+              }}
+            />
+          ),
+        ]
         // A layer that grows past the tile threshold is another kind of source: a new one, not an update.
         return tiles ? (
           <Source key={`${id}-tiles`} id={sourceId(id)} type="vector" tiles={[tiles]} maxzoom={TILE_MAX_ZOOM}>
