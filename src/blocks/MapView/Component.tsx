@@ -6,6 +6,7 @@ import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLaye
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import { chooseBasemap } from '@/map/style'
+import { MAPLIBRE_WORKER_URL } from '@/map/worker'
 import type { Feature } from '@/ngsi'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
 
@@ -14,9 +15,10 @@ import { ALERT_COLOURS } from './colours'
 import type { FoundPlace } from './MapCanvas'
 import { MarkerSymbol } from './MarkerSymbol'
 
-// Fetched only when first rendered (next/dynamic would put its chunks in the page's first load:
-// App Router preloads them).
-const MapCanvas = lazy(() => import('./MapCanvas'))
+// Run only when first rendered (next/dynamic would put its chunks in the page's first load: App
+// Router preloads them). webpackPrefetch: the browser downloads the chunk at idle priority while the
+// page loads, so only its execution waits for the map to be wanted.
+const MapCanvas = lazy(() => import(/* webpackPrefetch: true */ './MapCanvas'))
 
 /**
  * MapLibre is most of a map page's JavaScript: it is wanted once the page's own content has
@@ -92,6 +94,8 @@ export function MapViewBlock(block: MapViewBlockData) {
           onPick={({ label, lat, lon, bounds }) => setPlace((previous) => ({ label, lat, lon, bounds, sequence: (previous?.sequence ?? 0) + 1 }))}
         />
       )}
+      {/* The worker too is wanted as soon as the map starts: fetched at idle priority meanwhile. */}
+      <link rel="prefetch" href={MAPLIBRE_WORKER_URL} />
       <div ref={frame} className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
         {mapWanted ? (
           <Suspense fallback={PLACEHOLDER}>

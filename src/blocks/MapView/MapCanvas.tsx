@@ -10,7 +10,6 @@ import type {
   MapLibreEvent,
   StyleSpecification,
 } from 'maplibre-gl'
-import { version as maplibreVersion } from 'maplibre-gl/package.json'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import {
   GeolocateControl,
@@ -29,6 +28,7 @@ import { useDashboard } from '@/components/dashboard/DashboardProvider'
 import { displayValue, featureName, observedAgo } from '@/layers/summary'
 import { featureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/tileFeatures'
 import { ALERT_OUTLINES, MARKER_SHAPE_PX, markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
+import { MAPLIBRE_WORKER_URL } from '@/map/worker'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
 import type { Feature } from '@/ngsi'
 import type { DashboardLayer } from '@/layers/types'
@@ -63,8 +63,6 @@ type ClusterLabel = { key: string; longitude: number; latitude: number; count: s
 /** Labels are DOM elements: enough for every bubble on a screen, never thousands. */
 const MAX_CLUSTER_LABELS = 300
 
-/** Served by src/app/vendor/maplibre-gl-worker.mjs: the bundle cannot find MapLibre's worker by itself. */
-const WORKER_URL = `/vendor/maplibre-gl-worker.mjs?v=${maplibreVersion}`
 
 const sourceId = (layerId: string) => `layer-${layerId}`
 const pointsId = (layerId: string) => `layer-${layerId}-points`
@@ -201,7 +199,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
   return (
     <Map
       ref={map}
-      workerUrl={WORKER_URL}
+      workerUrl={MAPLIBRE_WORKER_URL}
       initialViewState={center}
       mapStyle={mapStyle}
       transformRequest={(url) => ({ url: mapboxRequestUrl(url, token) })}
