@@ -8,10 +8,14 @@
  *   3. navigation → the map's first `idle` with its data and basemap drawn (the map frame's aria-busy
  *      turns false) in headless Chromium with 10,000 and 50,000 features, ÷ a bare MapLibre page
  *      drawing the same points over the same basemap (the floor). The basemap is the bundled Natural
- *      Earth one on both: the only one reachable here, and the fallback of every other.
+ *      Earth one on both: the only one reachable here, and the fallback of every other;
+ *   4. the same with 500,000 features (the demo broker restarted with that many), drawn from the
+ *      server's vector tiles, ÷ a bare MapLibre page drawing the same tiles (fetched from the app
+ *      once, then served from memory). Both warm: the layer loaded and its tile index built first.
  *
  * Environment: BENCH_BUILD=true rebuilds; DASH_PORT (3500), DASH_BROKER_PORT (1527), DASH_FLOOR_PORT
- * (3501), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50), DASH_MAP_RUNS (3). Writes
+ * (3501), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50), DASH_MAP_RUNS (3), DASH_HUGE_ENTITIES (500000; 0
+ * skips step 4). Writes
  * bench/results/dashboard.json.
  */
 import { randomBytes } from 'node:crypto'
@@ -29,6 +33,7 @@ import countries from 'world-atlas/countries-50m.json'
 import land from 'world-atlas/land-50m.json'
 
 import { naturalEarthBasemap } from '../src/map/naturalEarth'
+import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '../src/layers/tileFeatures'
 import { offlineStyle } from '../src/map/style'
 import { buildProduction } from '../scripts/build'
 import { migrate, startProcess, stopAll, waitForUrl } from '../scripts/processes'
@@ -44,6 +49,7 @@ const settings = {
   duration: numberSetting('BENCH_DURATION', 10),
   connections: numberSetting('BENCH_CONNECTIONS', 50),
   mapRuns: numberSetting('DASH_MAP_RUNS', 3),
+  hugeEntities: numberSetting('DASH_HUGE_ENTITIES', 500_000),
   build: process.env.BENCH_BUILD === 'true' || !existsSync(path.join('.next', 'BUILD_ID')),
 }
 const baseUrl = `http://127.0.0.1:${settings.port}`
@@ -91,6 +97,7 @@ async function seed() {
   const devices = await layer('Devices', 'Device', ['name', 'batteryLevel'], 1_000, '#00897b')
   const air10k = await layer('Air 10k', 'AirQualityObserved', ['name', 'no2', 'pm10'], 10_000, '#d81b60')
   const air50k = await layer('Air 50k', 'AirQualityObserved', ['name', 'no2', 'pm10'], 50_000, '#d81b60')
+  const air500k = await layer('Air 500k', 'AirQualityObserved', ['name', 'no2', 'pm10'], 500_000, '#d81b60')
   const page = (slug: string, layers: number[]) =>
     api('POST', '/api/pages', {
       title: slug,
@@ -101,7 +108,8 @@ async function seed() {
   await page('bench-dashboard', [air, weather, devices])
   await page('bench-map-10k', [air10k])
   await page('bench-map-50k', [air50k])
-  return { air10k, air50k }
+  await page('bench-map-500k', [air500k])
+  return { air10k, air50k, air500k }
 }
 
 async function throughput(url: string) {
@@ -148,8 +156,26 @@ async function mapIdleMs(browser: Browser, url: string, ready: () => boolean) {
   return ms
 }
 
-/** A bare MapLibre page drawing the same GeoJSON: the floor of the map timings. */
-function startFloorServer(points: Record<string, Buffer>) {
+/** The bytes as sent (fetch would unpack them): the floor serves tiles gzipped, as the app does. */
+function gzippedGet(url: string) {
+  return new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': 'gzip' } }, (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 500, body: Buffer.concat(chunks) }))
+      })
+      .on('error', reject)
+  })
+}
+
+const CIRCLE_PAINT = { 'circle-radius': 5, 'circle-color': '#d81b60', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 }
+
+/**
+ * A bare MapLibre page drawing the same GeoJSON (`?data=10k`), or the same vector tiles (`?tiles`,
+ * each fetched from `tileUrl` once, then from memory): the floor of the map timings.
+ */
+function startFloorServer(points: Record<string, Buffer>, tileUrl?: (address: string) => string) {
   // The app's bundled basemap, made the same way as its static route (src/app/basemap).
   const geojson: Record<string, Buffer> = { ...points, 'natural-earth': gzipSync(JSON.stringify(naturalEarthBasemap(land as unknown as Topology, countries as unknown as Topology))) }
   const dist = path.join('node_modules', 'maplibre-gl', 'dist')
@@ -158,19 +184,36 @@ function startFloorServer(points: Record<string, Buffer>) {
 <script type="module">
 import { Map, setWorkerUrl } from '/maplibre-gl.mjs'
 setWorkerUrl('/maplibre-gl-worker.mjs')
-const name = new URLSearchParams(location.search).get('data')
+const search = new URLSearchParams(location.search)
+const name = search.get('data')
 const map = new Map({ container: 'map', style: ${JSON.stringify(offlineStyle(`http://127.0.0.1:${settings.floorPort}/natural-earth.geojson`))}, center: [-3.81, 43.462], zoom: 12 })
-const data = fetch('/' + name + '.geojson').then((response) => response.json())
+const data = name && fetch('/' + name + '.geojson').then((response) => response.json())
 map.on('load', async () => {
-  map.addSource('points', { type: 'geojson', data: await data })
-  map.addLayer({ id: 'points', type: 'circle', source: 'points', paint: { 'circle-radius': 5, 'circle-color': '#d81b60', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } })
+  if (search.has('tiles')) {
+    map.addSource('points', { type: 'vector', tiles: [location.origin + '/tiles/{z}/{x}/{y}'], maxzoom: ${TILE_MAX_ZOOM} })
+    map.addLayer({ id: 'points', type: 'circle', source: 'points', 'source-layer': '${TILE_SOURCE_LAYER}', paint: ${JSON.stringify(CIRCLE_PAINT)} })
+  } else {
+    map.addSource('points', { type: 'geojson', data: await data })
+    map.addLayer({ id: 'points', type: 'circle', source: 'points', paint: ${JSON.stringify(CIRCLE_PAINT)} })
+  }
   map.once('idle', () => document.body.dataset.drawn = 'true')
 })
 </script></body></html>`
+  const tiles = new Map<string, Promise<{ status: number; body: Buffer }>>()
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://floor')
     const file = url.pathname.slice(1)
     if (url.pathname === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(html)
+    if (tileUrl && file.startsWith('tiles/')) {
+      const address = file.slice('tiles/'.length)
+      if (!tiles.has(address)) {
+        tiles.set(address, gzippedGet(tileUrl(address)))
+      }
+      void tiles.get(address)!.then(({ status, body }) =>
+        response.writeHead(status, status === 200 ? { 'content-type': 'application/vnd.mapbox-vector-tile', 'content-encoding': 'gzip' } : {}).end(status === 200 ? body : undefined),
+      )
+      return
+    }
     if (file.endsWith('.geojson') && geojson[file.replace('.geojson', '')]) {
       return response.writeHead(200, { 'content-type': 'application/geo+json', 'content-encoding': 'gzip' }).end(geojson[file.replace('.geojson', '')])
     }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { pipeline, Readable } from 'node:stream'
 
 import type { NextApiRequest } from 'next'
 
@@ -13,11 +14,11 @@ import { errorResponse } from '@/http/errors'
 
 export type NodeRequest = Pick<NextApiRequest, 'method' | 'url' | 'headers' | 'query'>
 
-/** What a GET route answers: its status, headers and the bytes to write as they are. */
+/** What a GET route answers: its status, headers and the bytes to write as they are, or a stream of them. */
 export interface NodeReply {
   status: number
   headers: Record<string, string>
-  body?: Buffer
+  body?: Buffer | Readable
 }
 
 function toRequest(req: NodeRequest): Request {
@@ -45,7 +46,13 @@ export function nodeGetRoute(reply: (request: Request, query: NodeRequest['query
     try {
       const answer = await reply(request, req.query)
       res.writeHead(answer.status, answer.headers)
-      res.end(answer.body)
+      if (!(answer.body instanceof Readable)) res.end(answer.body)
+      else if (req.method === 'HEAD') {
+        answer.body.destroy()
+        res.end()
+      }
+      // A stream failing midway cannot change the status any more: the response is cut short.
+      else pipeline(answer.body, res, () => undefined)
     } catch (error) {
       await send(res, errorResponse(error, request))
     }

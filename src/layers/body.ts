@@ -140,9 +140,9 @@ export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerE
 
 /**
  * The body's lines as they are decompressed, a batch per chunk (no newline; a feature line may end
- * in a comma). `onBatch` returning false stops reading: the rest is never decompressed.
+ * in a comma). Leaving the loop early stops reading: the rest is never decompressed.
  */
-async function eachLineBatch(gzipped: Buffer, onBatch: (lines: Buffer[]) => boolean | void | Promise<boolean | void>) {
+async function* lineBatches(gzipped: Buffer): AsyncGenerator<Buffer[]> {
   const gunzip = createGunzip()
   gunzip.end(gzipped)
   let partial: Buffer[] = []
@@ -156,19 +156,23 @@ async function eachLineBatch(gzipped: Buffer, onBatch: (lines: Buffer[]) => bool
       start = end + 1
     }
     if (start < chunk.length) partial.push(chunk.subarray(start))
-    if ((await onBatch(lines)) === false) return
+    yield lines
   }
-  if (partial.length) await onBatch([Buffer.concat(partial)])
+  if (partial.length) yield [Buffer.concat(partial)]
 }
 
 const isFeatureLine = (line: Buffer) => line.subarray(0, FEATURE_PREFIX.length).equals(FEATURE_PREFIX)
 const withoutComma = (line: Buffer) => (line.at(-1) === COMMA ? line.subarray(0, -1) : line)
+const parseLine = (line: Buffer) => JSON.parse(withoutComma(line).toString('utf8')) as Feature
 
-/** Each feature of a body, parsed one at a time (never the whole set at once). */
+/** The body's features, a batch at a time as they are decompressed (never the whole set at once). */
+export async function* featureBatches(body: LayerBody): AsyncGenerator<Feature[]> {
+  for await (const lines of lineBatches(body.gzipped)) yield lines.filter(isFeatureLine).map(parseLine)
+}
+
+/** Each feature of a body, parsed one at a time. */
 export async function eachFeature(body: LayerBody, onFeature: (feature: Feature) => void): Promise<void> {
-  await eachLineBatch(body.gzipped, (lines) => {
-    for (const line of lines) if (isFeatureLine(line)) onFeature(JSON.parse(withoutComma(line).toString('utf8')) as Feature)
-  })
+  for await (const features of featureBatches(body)) features.forEach((feature) => onFeature(feature))
 }
 
 /**
@@ -184,20 +188,44 @@ export async function rewriteBody(
   const writer = gzipWriter()
   let count = 0
   try {
-    await eachLineBatch(body.gzipped, async (lines) => {
+    for await (const lines of lineBatches(body.gzipped)) {
       const kept = lines
         .filter((line) => isFeatureLine(line) && keep(line))
         .slice(0, limit - count)
         .map(withoutComma)
       count += kept.length
       await writer.lines(kept)
-      return count < limit
-    })
+      if (count >= limit) break
+    }
     return await writer.end(metaFor(count))
   } catch (error) {
     writer.abort()
     throw error
   }
+}
+
+/** A new body of the features at these positions of the old one, in the order given. */
+export async function pickFeatures(body: LayerBody, positions: ArrayLike<number>, metaFor: (count: number) => LayerMeta): Promise<LayerBody> {
+  const slotOf = new Map<number, number>()
+  for (let slot = 0; slot < positions.length; slot++) slotOf.set(positions[slot], slot)
+  const picked: Buffer[] = []
+  let position = 0
+  let found = 0
+  for await (const lines of lineBatches(body.gzipped)) {
+    for (const line of lines) {
+      if (!isFeatureLine(line)) continue
+      const slot = slotOf.get(position++)
+      if (slot === undefined) continue
+      // A copy: the line may be a view of a whole decompressed chunk.
+      picked[slot] = Buffer.from(withoutComma(line))
+      found++
+    }
+    if (found === slotOf.size) break
+  }
+  const writer = gzipWriter()
+  const lines = picked.filter(Boolean)
+  await writer.lines(lines)
+  return writer.end(metaFor(lines.length))
 }
 
 const POINT = /^\{"type":"Feature","geometry":\{"type":"Point","coordinates":\[([^,\]]+),([^,\]]+)[,\]]/

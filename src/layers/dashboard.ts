@@ -5,15 +5,8 @@ import { layerFeatures } from '@/services'
 import { findGlobal, payloadClient } from '@/utilities/queries'
 
 import { toLayerSpec } from './service'
-import { type PreviewRequest, type Statistic, snapshotKey } from './summary'
+import { ALERT_PREVIEW_LIMIT, type PreviewRequest, type Statistic, snapshotKey } from './summary'
 import type { DashboardCity, DashboardData, DashboardLayer, LayerSnapshot } from './types'
-
-/**
- * The HTML carries a preview of each layer, not its features: Next gzips every HTML response
- * afresh, so each inlined feature costs CPU on every view (measured: 1,000 inlined features cut a
- * cached page from ~1,700 to ~130 req/s). The browser fetches the whole set after the first paint.
- */
-const ALERT_PREVIEW_LIMIT = 50
 
 /** Blocks that show map-layer data (by block slug): the page loads those layers for them. */
 const DATA_BLOCK_TYPES = ['mapView', 'kpiCard', 'entityTable', 'alertsPanel'] as const
@@ -98,19 +91,24 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
   })
   const layers = Object.fromEntries(docs.map((layer) => [String(layer.id), toDashboardLayer(layer)]))
 
-  const wanted = new Map<string, { layer: MapLayer; city: string; request: PreviewRequest }>()
+  // The HTML carries a preview of each layer, not its features: Next gzips every HTML response
+  // afresh, so each inlined feature costs CPU on every view (measured: 1,000 inlined features cut a
+  // cached page from ~1,700 to ~130 req/s). The browser fetches the whole set after the first paint.
+  const previews: Record<string, PreviewRequest> = {}
+  const wanted = new Map<string, { layer: MapLayer; city: string }>()
   for (const block of blocks) {
     for (const id of blockLayerIds(block)) {
       const layer = docs.find((doc) => String(doc.id) === id)
       if (!layer) continue
       const city = layer.source?.tenant || block.city || defaultCity
-      const key = snapshotKey(id, city)
-      const entry = wanted.get(key) ?? { layer, city, request: { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT } }
-      wanted.set(key, entry)
-      addToRequest(entry.request, block)
+      wanted.set(snapshotKey(id, city), { layer, city })
+      previews[id] ??= { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT }
+      addToRequest(previews[id], block)
     }
   }
-  const entries = await Promise.all([...wanted].map(async ([key, { layer, city, request }]) => [key, await snapshot(layer, city, request)] as const))
+  const entries = await Promise.all(
+    [...wanted].map(async ([key, { layer, city }]) => [key, await snapshot(layer, city, previews[String(layer.id)])] as const),
+  )
 
   return {
     cities,
@@ -121,5 +119,6 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     mapToken: env().PUBLIC_MAP_TOKEN || undefined,
     addressSearch: Boolean(env().GEOCODING_API_KEY),
     tileThreshold: env().LAYER_TILES_THRESHOLD,
+    previews,
   }
 }

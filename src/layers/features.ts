@@ -5,8 +5,8 @@ import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
 import { createSwrCache } from '@/cache'
 import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
 
-import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, rewriteBody } from './body'
-import { createPreviewBuilder, type LayerPreview, type PreviewRequest } from './summary'
+import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, pickFeatures, rewriteBody } from './body'
+import { cellOf, compareCells, createPreviewBuilder, type LayerPreview, type PreviewRequest, type SortDirection } from './summary'
 
 export type { LayerBody } from './body'
 
@@ -24,10 +24,11 @@ export interface LayerSpec {
   maxFeatures: number
 }
 
-/** A slice of a layer in its order, for tables that page through the server. */
+/** A slice of a layer, in its order or sorted by a column, for tables that page through the server. */
 export interface LayerPage {
   offset: number
   limit: number
+  sort?: { column: string; direction: SortDirection }
 }
 
 export interface LayerResult extends LayerBody {
@@ -70,6 +71,8 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   const staleVariants = new LRUCache<string, LayerBody>({ max: 32 })
   // Pages of large layers: a table asks for the same few pages again on every refresh.
   const pages = new LRUCache<string, LayerBody>({ max: 64 })
+  // Positions of a body's features in a table's order: 4 bytes a feature, 2 MB for 500,000.
+  const orders = new LRUCache<string, Uint32Array>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (order) => Math.max(1, order.byteLength) })
 
   function swrFor(refreshSeconds: number) {
     let swr = swrByRefresh.get(refreshSeconds)
@@ -130,13 +133,32 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
     return preview
   }
 
-  /** `offset` features skipped, then up to `limit`; meta.total counts the whole layer. */
-  async function pageOf(body: LayerBody, { offset, limit }: LayerPage): Promise<LayerBody> {
-    const key = `${body.etag}:${offset}:${limit}`
+  /** The positions of the body's features sorted by a column (stable), made once per version and order. */
+  async function orderOf(body: LayerBody, { column, direction }: NonNullable<LayerPage['sort']>): Promise<Uint32Array> {
+    const key = `${body.etag}:${column}:${direction}`
+    const known = orders.get(key)
+    if (known) return known
+    const cells: unknown[] = []
+    await eachFeature(body, (feature) => cells.push(cellOf(feature, column)))
+    const order = new Uint32Array(cells.length).map((_, position) => position)
+    order.sort((a, b) => compareCells(cells[a], cells[b], direction) || a - b)
+    orders.set(key, order)
+    return order
+  }
+
+  /** `offset` features skipped, then up to `limit`, in the sort asked for; meta.total counts the whole layer. */
+  async function pageOf(body: LayerBody, { offset, limit, sort }: LayerPage): Promise<LayerBody> {
+    const key = `${body.etag}:${offset}:${limit}:${sort?.column ?? ''}:${sort?.direction ?? ''}`
     const known = pages.get(key)
     if (known) return known
-    let seen = 0
-    const page = await rewriteBody(body, () => seen++ >= offset, (count) => ({ ...body.meta, count, total: body.meta.count }), { limit })
+    const metaFor = (count: number) => ({ ...body.meta, count, total: body.meta.count })
+    let page: LayerBody
+    if (sort) {
+      page = await pickFeatures(body, (await orderOf(body, sort)).subarray(offset, offset + limit), metaFor)
+    } else {
+      let seen = 0
+      page = await rewriteBody(body, () => seen++ >= offset, metaFor, { limit })
+    }
     pages.set(key, page)
     return page
   }

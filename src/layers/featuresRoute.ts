@@ -1,4 +1,5 @@
-import { gunzipSync } from 'node:zlib'
+import { pipeline, Readable } from 'node:stream'
+import { createGzip, gunzipSync } from 'node:zlib'
 
 import { z } from 'zod'
 
@@ -10,7 +11,10 @@ import type { NodeReply } from '@/http/nodeRoute'
 import { layerFeatures, layerTiles } from '@/services'
 import { payloadClient } from '@/utilities/queries'
 
+import { featureBatches, type LayerBody } from './body'
+import type { LayerPage } from './features'
 import { canReadLayer, cityTenants, findLayer, toLayerSpec } from './service'
+import { ALERT_PREVIEW_LIMIT, csvHeader, csvRows, type PreviewRequest, STATISTICS } from './summary'
 import { tileAddressSchema } from './tiles'
 
 const layerId = z.string().regex(/^(\d{1,12}|[0-9a-f]{24})$/i, 'layer id: a number or an object id')
@@ -26,6 +30,13 @@ const count = (name: string, max: number) =>
 /** Rows of a page the table or CSV asks for at most. */
 export const MAX_PAGE_LIMIT = 1_000
 
+/** Names of columns, comma-separated: checked against the layer's attributes once it is known. */
+const columnList = z
+  .string()
+  .max(2_000)
+  .transform((text) => (text === '' ? [] : text.split(',')))
+  .pipe(z.array(z.string().regex(/^[A-Za-z][\w]{0,63}$/, 'columns: attribute names')).max(100))
+
 const featuresSearch = z
   .strictObject({
     bbox: z
@@ -37,8 +48,37 @@ const featuresSearch = z
     city,
     offset: count('offset', 10_000_000),
     limit: count('limit', MAX_PAGE_LIMIT),
+    sort: z.string().regex(/^[A-Za-z][\w]{0,63}$/, 'sort: a column name').optional(),
+    order: z.enum(['ascending', 'descending']).optional(),
+    format: z.enum(['csv', 'geojson']).optional(),
+    columns: columnList.optional(),
   })
   .refine(({ bbox, offset, limit }) => !bbox || (offset === undefined && limit === undefined), { message: 'Give bbox or offset and limit, not both' })
+  .refine(({ sort, order, offset, limit }) => (sort === undefined && order === undefined) || offset !== undefined || limit !== undefined, {
+    message: 'sort and order: for a page (offset, limit) only',
+  })
+  .refine(({ format, bbox, offset, limit }) => !format || (bbox === undefined && offset === undefined && limit === undefined), {
+    message: 'format: for the whole layer only (no bbox, offset or limit)',
+  })
+  .refine(({ format, columns }) => !columns || format === 'csv', { message: 'columns: with format=csv only' })
+
+const statisticList = z
+  .string()
+  .max(2_000)
+  .transform((text) => (text === '' ? [] : text.split(',')))
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^[a-z]+:([A-Za-z][\w]{0,63})?$/, 'statistics: statistic:attribute, comma-separated')
+          .transform((item) => ({ statistic: item.split(':')[0], attribute: item.split(':')[1] || null }))
+          .pipe(z.object({ statistic: z.enum(STATISTICS), attribute: z.string().nullable() })),
+      )
+      .max(20),
+  )
+
+const previewSearch = z.strictObject({ city, head: count('head', 100), statistics: statisticList.optional() })
 
 // v: the version the map last saw, so that a refreshed layer's tiles have new URLs; not read here.
 const tilesSearch = z.strictObject({ city, v: z.string().regex(/^[\w:.-]{1,64}$/, 'v: a version token').optional() })
@@ -63,13 +103,20 @@ export interface LayerReply extends NodeReply {
  * The layer a request may read and its cached data for the city asked for. Anonymous callers see
  * public layers only (404 otherwise); a failing broker gets the last good data marked stale, else 503.
  */
-async function readLayer(request: Request, rawId: string, search: { city?: string; bbox?: BBox; offset?: number; limit?: number }) {
+async function readLayer(
+  request: Request,
+  rawId: string,
+  search: { city?: string; bbox?: BBox; page?: LayerPage },
+  /** Checks the request against the layer, once the caller may read it (so a 400 tells nothing of a layer they cannot see). */
+  check: (layer: MapLayer) => void = () => undefined,
+) {
   const id = layerId.parse(rawId)
   const layer = await findLayer(id)
   // Everyone may read a public layer: no need to authenticate (payload.auth also works out the
   // caller's permissions on every collection, the largest cost of a cached answer).
   const user = layer && !layer.public ? (await (await payloadClient()).auth({ headers: request.headers })).user : null
   if (!layer || !canReadLayer(layer, user)) throw new HttpError(404, 'No such map layer')
+  check(layer)
 
   let tenant = layer.source?.tenant || undefined
   if (!tenant && search.city) {
@@ -78,9 +125,8 @@ async function readLayer(request: Request, rawId: string, search: { city?: strin
   }
   tenant ??= env().NGSI_LD_TENANT || undefined
 
-  const page = search.offset !== undefined || search.limit !== undefined ? { offset: search.offset ?? 0, limit: search.limit ?? MAX_PAGE_LIMIT } : undefined
   const result = await layerFeatures()
-    .get(toLayerSpec(layer), { tenant, bbox: search.bbox, page })
+    .get(toLayerSpec(layer), { tenant, bbox: search.bbox, page: search.page })
     .catch((error: unknown) => {
       if (error instanceof NgsiError) {
         const reason = error.kind === 'unknown-tenant' ? 'the city is unknown to the context broker' : 'the context broker is unavailable'
@@ -89,6 +135,12 @@ async function readLayer(request: Request, rawId: string, search: { city?: strin
       throw error
     })
   return { layer, result }
+}
+
+/** Columns a caller names must be the layer's (or the id): nothing else ever leaves the server. */
+function checkColumns(layer: MapLayer, columns: (string | null | undefined)[]) {
+  const unknown = columns.filter((column) => column && column !== 'id' && !(layer.attributes ?? []).includes(column))
+  if (unknown.length > 0) throw new HttpError(400, `Not an attribute of this layer: ${unknown.map((column) => `"${column}"`).join(', ')}`)
 }
 
 /** The headers every answer about a layer's data carries, and whether the client already has it. */
@@ -121,11 +173,50 @@ function gzipReply(request: Request, headers: Record<string, string>, gzipped: B
  * Served by src/pages/api/layers/[id]/features.ts.
  */
 export async function featuresReply(request: Request, rawId: string): Promise<LayerReply> {
-  const search = parseSearch(new URL(request.url), featuresSearch, ['bbox', 'city', 'offset', 'limit'])
-  const { layer, result } = await readLayer(request, rawId, search)
-  const { headers, fresh } = cacheHeaders(request, layer, result.etag, result.state)
+  const search = parseSearch(new URL(request.url), featuresSearch, ['bbox', 'city', 'offset', 'limit', 'sort', 'order', 'format', 'columns'])
+  const sort = search.sort ? { column: search.sort, direction: search.order ?? 'ascending' } : undefined
+  const page = search.offset !== undefined || search.limit !== undefined ? { offset: search.offset ?? 0, limit: search.limit ?? MAX_PAGE_LIMIT, sort } : undefined
+  const { layer, result } = await readLayer(request, rawId, { city: search.city, bbox: search.bbox, page }, (found) => checkColumns(found, [sort?.column, ...(search.columns ?? [])]))
+  const { headers, fresh } = cacheHeaders(request, layer, search.format === 'csv' ? `${result.etag.slice(0, -1)}-csv"` : result.etag, result.state)
   if (fresh) return { status: 304, headers }
-  return gzipReply(request, { ...headers, 'Content-Type': 'application/geo+json; charset=utf-8' }, result.gzipped)
+  const file = (extension: string) => ({ 'Content-Disposition': `attachment; filename="${fileName(layer.name)}.${extension}"` })
+  if (search.format === 'csv') {
+    return csvReply(request, { ...headers, ...file('csv'), 'Content-Type': 'text/csv; charset=utf-8' }, result, search.columns ?? layer.attributes ?? [])
+  }
+  return gzipReply(request, { ...headers, ...(search.format ? file('geojson') : {}), 'Content-Type': 'application/geo+json; charset=utf-8' }, result.gzipped)
+}
+
+const fileName = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'layer'
+
+/** The whole layer as CSV, written as its body is read (a 500,000-row file is never held). */
+function csvReply(request: Request, headers: Record<string, string>, body: LayerBody, columns: string[]): LayerReply {
+  async function* text() {
+    yield csvHeader(columns)
+    for await (const features of featureBatches(body)) yield csvRows(features, columns)
+  }
+  const rows = Readable.from(text())
+  if (!/\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '')) return { status: 200, headers, body: rows }
+  // Level 2, as stored bodies: on a busy host CPU costs more than the bytes saved.
+  const gzip = createGzip({ level: 2 })
+  // The response's own pipeline sees a failure (or a client gone) on gzip, which ends `rows` too.
+  pipeline(rows, gzip, () => undefined)
+  return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: gzip }
+}
+
+/**
+ * GET /api/layers/{id}/preview[?city=tenant][&head=n][&statistics=average:no2,count:] → `{meta,
+ * preview}`: what the page's blocks show of a layer too large to send whole (the first rows, the
+ * alerting features, KPI figures), for the layer's current version. Same access, tenant and cache
+ * as the features route. Served by src/pages/api/layers/[id]/preview.ts.
+ */
+export async function previewReply(request: Request, rawId: string): Promise<LayerReply> {
+  const search = parseSearch(new URL(request.url), previewSearch, ['city', 'head', 'statistics'])
+  const wanted: PreviewRequest = { headSize: search.head ?? 0, statistics: search.statistics ?? [], alertLimit: ALERT_PREVIEW_LIMIT }
+  const { layer, result } = await readLayer(request, rawId, { city: search.city }, (found) => checkColumns(found, wanted.statistics.map(({ attribute }) => attribute)))
+  const { headers, fresh } = cacheHeaders(request, layer, `${result.etag.slice(0, -1)}-preview"`, result.state)
+  if (fresh) return { status: 304, headers }
+  const preview = await layerFeatures().previewOf(result, wanted)
+  return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify({ meta: result.meta, preview })) }
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Pure helpers over a layer's GeoJSON features for the dashboard blocks: statistics, sorting,
- * CSV/GeoJSON export and display text. No framework imports: the browser and tests use them alike.
+ * CSV rows and display text. No framework imports: the browser and tests use them alike.
  */
 import { type AlertLevel, bySeverity, isAlertLevel } from '@/alerts/levels'
 import type { Feature } from '@/ngsi'
@@ -106,21 +106,24 @@ export function observedAgo(observedAt: unknown, now: number, locale = 'en'): st
 
 export type SortDirection = 'ascending' | 'descending'
 
-/** Numbers before text, missing values last whatever the direction; stable. */
-export function sortFeatures(features: Feature[], column: string, direction: SortDirection): Feature[] {
+/** A table cell's value: the feature's id or one of its properties. */
+export const cellOf = (feature: Feature, column: string): unknown => (column === 'id' ? feature.id : feature.properties[column])
+
+const isMissing = (value: unknown) => value === null || value === undefined || value === ''
+
+/** The table's order of two cells: numbers before text, missing values last whatever the direction. */
+export function compareCells(left: unknown, right: unknown, direction: SortDirection): number {
   const sign = direction === 'ascending' ? 1 : -1
-  const valueOf = (feature: Feature) => (column === 'id' ? feature.id : feature.properties[column])
-  return [...features].sort((a, b) => {
-    const left = valueOf(a)
-    const right = valueOf(b)
-    const leftMissing = left === null || left === undefined || left === ''
-    const rightMissing = right === null || right === undefined || right === ''
-    if (leftMissing || rightMissing) return Number(leftMissing) - Number(rightMissing)
-    if (typeof left === 'number' && typeof right === 'number') return (left - right) * sign
-    if (typeof left === 'number') return -1
-    if (typeof right === 'number') return 1
-    return String(left).localeCompare(String(right), undefined, { numeric: true }) * sign
-  })
+  if (isMissing(left) || isMissing(right)) return Number(isMissing(left)) - Number(isMissing(right))
+  if (typeof left === 'number' && typeof right === 'number') return (left - right) * sign
+  if (typeof left === 'number') return -1
+  if (typeof right === 'number') return 1
+  return String(left).localeCompare(String(right), undefined, { numeric: true }) * sign
+}
+
+/** Stable: equal cells keep the layer's order. */
+export function sortFeatures(features: Feature[], column: string, direction: SortDirection): Feature[] {
+  return [...features].sort((a, b) => compareCells(cellOf(a, column), cellOf(b, column), direction))
 }
 
 // Spreadsheet apps run cells that start with these as formulas (CSV injection).
@@ -133,18 +136,20 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }
 
-/** RFC 4180 CSV with id, the columns, longitude and latitude (point geometries). */
-export function featuresToCsv(features: Feature[], columns: string[]): string {
-  const header = ['id', ...columns, 'longitude', 'latitude']
-  const rows = features.map((feature) => {
-    const point = feature.geometry.type === 'Point' ? (feature.geometry.coordinates as number[]) : []
-    return [feature.id, ...columns.map((column) => feature.properties[column]), point[0], point[1]].map(csvCell).join(',')
-  })
-  return [header.map(csvCell).join(','), ...rows].join('\r\n') + '\r\n'
-}
+// RFC 4180 CSV with id, the columns, longitude and latitude (point geometries), written a batch
+// of rows at a time: the server streams a large layer's rows as it reads them.
 
-export function featuresToGeoJson(features: Feature[]): string {
-  return JSON.stringify({ type: 'FeatureCollection', features })
+/** The CSV's first line. */
+export const csvHeader = (columns: string[]): string => ['id', ...columns, 'longitude', 'latitude'].map(csvCell).join(',') + '\r\n'
+
+/** The CSV lines of these features, each ended by CRLF. */
+export function csvRows(features: Feature[], columns: string[]): string {
+  let text = ''
+  for (const feature of features) {
+    const point = feature.geometry.type === 'Point' ? (feature.geometry.coordinates as number[]) : []
+    text += [feature.id, ...columns.map((column) => feature.properties[column]), point[0], point[1]].map(csvCell).join(',') + '\r\n'
+  }
+  return text
 }
 
 const alertLevelOf = (feature: Feature) => {
@@ -171,6 +176,9 @@ export function alertsOf(features: Feature[]): LayerAlert[] {
   }
   return alerts.sort((a, b) => bySeverity(a.level, b.level))
 }
+
+/** Alerting features a page's preview carries at most per layer: its alerts panel lists them. */
+export const ALERT_PREVIEW_LIMIT = 50
 
 /** One layer read for one city: the key of dashboard snapshots and subscriptions. */
 export const snapshotKey = (layerId: string, city: string) => `${layerId}|${city}`

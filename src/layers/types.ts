@@ -4,7 +4,7 @@
 import type { MarkerShape } from '@/map/markers'
 import type { StyleSetting } from '@/map/style'
 
-import type { LayerPreview } from './summary'
+import type { LayerPreview, PreviewRequest } from './summary'
 
 /** What a layer's body says about itself (also the last line of the body). */
 export interface LayerMeta {
@@ -63,4 +63,6 @@ export type DashboardData = {
   addressSearch: boolean
   /** Layers with more features are drawn from vector tiles and paged through the server (LAYER_TILES_THRESHOLD). */
   tileThreshold: number
+  /** What the page's blocks show of each layer (keyed by layer id) while it is not whole in the browser: the preview to ask the server for. */
+  previews: Record<string, PreviewRequest>
 }

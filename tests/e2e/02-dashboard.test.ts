@@ -152,7 +152,7 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
   it('downloads the table as CSV', async () => {
     const [download] = await Promise.all([
       citizen.waitForEvent('download'),
-      citizen.locator('.entity-table').getByRole('button', { name: 'Download CSV' }).click(),
+      citizen.locator('.entity-table').getByRole('link', { name: 'Download CSV' }).click(),
     ])
     const csv = readFileSync((await download.path())!, 'utf8')
     const lines = csv.trim().split('\r\n')

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -65,7 +65,10 @@ beforeAll(async () => {
   const { token } = await call<{ token: string }>('POST', '/api/users/first-register', { email: 'tiles@example.org', password: 'a-long-tiles-password' })
   await call('POST', '/api/globals/site-settings', {
     title: 'Tiles',
-    cities: [{ name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 }],
+    cities: [
+      { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
+      { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
+    ],
     mapStyle: { kind: 'offline' },
   }, token)
   layerId = (
@@ -77,6 +80,7 @@ beforeAll(async () => {
       maxFeatures: 5000,
       refreshSeconds: 60,
       style: { colour: COLOUR, radius: 8, colourBy: 'style', cluster: false },
+      alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
     }, token)
   ).doc.id
   await call('POST', '/api/pages', {
@@ -86,6 +90,8 @@ beforeAll(async () => {
     layout: [
       { blockType: 'mapView', title: 'Every station', layers: [layerId], height: 'medium', legend: true, showTable: true },
       { blockType: 'entityTable', title: 'Stations', layer: layerId, pageSize: 10 },
+      { blockType: 'kpiCard', label: 'Stations', layer: layerId, statistic: 'count' },
+      { blockType: 'alertsPanel', title: 'Alerts', layers: [layerId], minimumLevel: 'warning' },
     ],
   }, token)
   browser = await launchBrowser()
@@ -123,6 +129,43 @@ describe('a layer above the tile threshold', () => {
     await expect.poll(async () => (await table.locator('tbody th').allTextContents()).join('|'), { timeout: 20_000 }).not.toBe(first.join('|'))
     expect(await table.locator('.pager [aria-live]').textContent()).toMatch(/Page 2 of 6 \(60 rows\)/)
     expect(requests.some((url) => url.includes(`/api/layers/${layerId}/features?`) && url.includes('offset=10') && url.includes('limit=10'))).toBe(true)
+
+    // Sorted by the server: no2 ascending across the whole layer, from its first page.
+    await table.getByRole('button', { name: 'no2' }).click()
+    const no2 = async () => (await table.locator('tbody td:nth-of-type(1)').allTextContents()).map(Number)
+    await expect.poll(async () => requests.some((url) => url.includes('sort=no2') && url.includes('order=ascending')), { timeout: 20_000 }).toBe(true)
+    await expect.poll(async () => (await no2()).length, { timeout: 20_000 }).toBe(10)
+    const sorted = await no2()
+    expect(sorted).toEqual([...sorted].sort((a, b) => a - b))
+    await page.close()
+  })
+
+  it('downloads the whole layer as CSV from the server', async () => {
+    const context = await browser.newContext({ acceptDownloads: true })
+    const page = await context.newPage()
+    await page.goto(`${baseUrl}/tiled-map`)
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.entity-table').getByRole('link', { name: 'Download CSV' }).click()])
+    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\r\n')
+    expect(lines[0]).toBe('id,name,no2,longitude,latitude')
+    expect(lines).toHaveLength(61)
+    await context.close()
+  })
+
+  it('refreshes its KPI and alerts from the server, also in another city', async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } })
+    const requests: string[] = []
+    page.on('request', (request) => requests.push(request.url()))
+    await page.goto(`${baseUrl}/tiled-map`)
+    const kpi = page.locator('.kpi-card .kpi-value')
+    await expect.poll(() => kpi.textContent(), { timeout: 20_000 }).toBe('60')
+    await page.getByRole('link', { name: 'Porto' }).click()
+    await page.waitForURL(/\?city=porto/)
+    await expect.poll(() => requests.some((url) => url.includes(`/api/layers/${layerId}/preview?`) && url.includes('city=porto')), { timeout: 20_000 }).toBe(true)
+    // The count of Porto's stations is the one the table pages through.
+    const pager = page.locator('.entity-table .pager [aria-live]')
+    const rowsAndKpi = async () => [/\((\d+) rows\)/.exec((await pager.textContent()) ?? '')?.[1], await kpi.textContent()]
+    await expect.poll(async () => (([rows, count]) => rows !== undefined && rows === count)(await rowsAndKpi()), { timeout: 20_000 }).toBe(true)
+    await expect.poll(() => page.locator('.alerts-panel').textContent(), { timeout: 20_000 }).toMatch(/NO2 at [\d.]+/)
     await page.close()
   })
 })

@@ -1,25 +1,13 @@
 'use client'
 
-import { availableFeatures, totalOf, useDashboard, useLayersData, usePageReader } from '@/components/dashboard/DashboardProvider'
+import { availableFeatures, layerUrl, totalOf, useDashboard, useLayersData, usePageReader } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
-import { featuresToCsv, featuresToGeoJson } from '@/layers/summary'
 import type { EntityTableBlock as EntityTableBlockData } from '@/payload-types'
-
-function download(text: string, type: string, filename: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = filename
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 1_000)
-}
 
 const fileName = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'data'
 
-/** A layer's features as a sortable, paginated table, downloadable as CSV and GeoJSON. */
+/** A layer's features as a sortable, paginated table, downloadable as CSV and GeoJSON (from the server, whatever the layer's size). */
 export function EntityTableBlock(block: EntityTableBlockData) {
   const { data, focusFeature } = useDashboard()
   const layerId = String(typeof block.layer === 'object' ? block.layer.id : block.layer)
@@ -33,14 +21,17 @@ export function EntityTableBlock(block: EntityTableBlockData) {
     <section className="block entity-table" aria-labelledby={`table-${block.id}`}>
       <h2 id={`table-${block.id}`}>{block.title}</h2>
       <DataStatus state={state} />
-      <div className="downloads">
-        <button type="button" className="button button--secondary" disabled={state.features.length === 0} onClick={() => download(featuresToCsv(state.features, columns), 'text/csv;charset=utf-8', `${base}.csv`)}>
-          Download CSV
-        </button>
-        <button type="button" className="button button--secondary" disabled={state.features.length === 0} onClick={() => download(featuresToGeoJson(state.features), 'application/geo+json', `${base}.geojson`)}>
-          Download GeoJSON
-        </button>
-      </div>
+      {/* Offered once the server has answered with data: before that, or with the broker down and nothing kept, there is no file. */}
+      {state.meta && (
+        <div className="downloads">
+          <a className="button button--secondary" href={layerUrl(layer, state.city, 'features', { format: 'csv', columns: columns.filter((column) => layer.attributes.includes(column)).join(',') })} download={`${base}.csv`}>
+            Download CSV
+          </a>
+          <a className="button button--secondary" href={layerUrl(layer, state.city, 'features', { format: 'geojson' })} download={`${base}.geojson`}>
+            Download GeoJSON
+          </a>
+        </div>
+      )}
       <FeatureTable
         caption={`${layer.name} (${totalOf(state)})`}
         captionHidden

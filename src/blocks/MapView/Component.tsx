@@ -5,7 +5,7 @@ import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'rea
 import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLayersData, usePageReader } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
-import { chooseBasemap } from '@/map/style'
+import { chooseBasemap, NATURAL_EARTH_URL } from '@/map/style'
 import { MAPLIBRE_WORKER_URL } from '@/map/worker'
 import type { Feature } from '@/ngsi'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
@@ -94,8 +94,9 @@ export function MapViewBlock(block: MapViewBlockData) {
           onPick={({ label, lat, lon, bounds }) => setPlace((previous) => ({ label, lat, lon, bounds, sequence: (previous?.sequence ?? 0) + 1 }))}
         />
       )}
-      {/* The worker too is wanted as soon as the map starts: fetched at idle priority meanwhile. */}
+      {/* The worker (and the bundled basemap, when it is the one) are wanted as soon as the map starts: fetched at idle priority meanwhile. */}
       <link rel="prefetch" href={MAPLIBRE_WORKER_URL} />
+      {basemap.kind === 'offline' && <link rel="prefetch" href={NATURAL_EARTH_URL} />}
       <div ref={frame} className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
         {mapWanted ? (
           <Suspense fallback={PLACEHOLDER}>

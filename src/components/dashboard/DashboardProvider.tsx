@@ -2,7 +2,7 @@
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 
-import { type LayerPreview, snapshotKey } from '@/layers/summary'
+import { ALERT_PREVIEW_LIMIT, type LayerPreview, type SortDirection, snapshotKey, statisticKey } from '@/layers/summary'
 import type { DashboardData, DashboardLayer, LayerMeta, LayerSnapshot } from '@/layers/types'
 import type { Feature } from '@/ngsi'
 
@@ -77,31 +77,41 @@ export const availableFeatures = (state: LayerState, part: 'head' | 'alerting'):
 export const totalOf = (state: LayerState): number =>
   hasWholeSet(state) ? state.features.length : (state.meta?.total ?? state.preview?.total ?? 0)
 
-const featuresUrl = (layerId: string, city: string, layer: DashboardLayer, search: Record<string, string> = {}) => {
+/** A layer's data on the server: its features (whole, a page, a file) or `preview`, for the city asked for unless the layer is pinned. */
+export const layerUrl = (layer: DashboardLayer, city: string, part: 'features' | 'preview', search: Record<string, string> = {}) => {
   const query = new URLSearchParams(search)
   if (city && !layer.fixedCity) query.set('city', city)
-  return `/api/layers/${encodeURIComponent(layerId)}/features${query.size ? `?${query}` : ''}`
+  return `/api/layers/${encodeURIComponent(layer.id)}/${part}${query.size ? `?${query}` : ''}`
 }
 
-async function readFeatures(url: string, signal?: AbortSignal) {
+async function readJson<T extends object>(url: string, signal?: AbortSignal, ...required: (keyof T)[]): Promise<T> {
   // no-cache: the browser revalidates with the ETag it holds; an unchanged layer is a 304.
   const response = await fetch(url, { cache: 'no-cache', signal })
-  const body = (await response.json()) as { features?: Feature[]; meta?: LayerMeta; error?: string }
-  if (!response.ok || !body.features || !body.meta) throw new Error(body.error ?? `The server answered ${response.status}`)
-  return { features: body.features, meta: body.meta }
+  const body = (await response.json()) as Partial<T> & { error?: string }
+  if (!response.ok || required.some((name) => !body[name])) throw new Error(body.error ?? `The server answered ${response.status}`)
+  return body as T
 }
 
-/** Rows of a tiled layer, a page at a time from the server; a new function for each version of its data. */
-export function usePageReader(state: BlockLayerState | undefined): ((offset: number, limit: number) => Promise<Feature[]>) | undefined {
+const readFeatures = (url: string, signal?: AbortSignal) => readJson<{ features: Feature[]; meta: LayerMeta }>(url, signal, 'features', 'meta')
+
+export type TableSort = { column: string; direction: SortDirection }
+
+/** Rows of a tiled layer, a page at a time from the server (sorted there); a new function for each version of its data. */
+export function usePageReader(state: BlockLayerState | undefined): ((offset: number, limit: number, sort?: TableSort) => Promise<Feature[]>) | undefined {
   const { data } = useDashboard()
   const { layerId = '', city = '', tiles } = state ?? {}
   const layer = data.layers[layerId]
   return useMemo(
     () =>
       tiles && layer
-        ? async (offset: number, limit: number) => (await readFeatures(featuresUrl(layerId, city, layer, { offset: String(offset), limit: String(limit) }))).features
+        ? async (offset: number, limit: number, sort?: TableSort) => {
+            const search: Record<string, string> = { offset: String(offset), limit: String(limit) }
+            // The first column shows the name, else the id: without a name attribute, it sorts by id.
+            if (sort) Object.assign(search, { sort: sort.column === 'name' && !layer.attributes.includes('name') ? 'id' : sort.column, order: sort.direction })
+            return (await readFeatures(layerUrl(layer, city, 'features', search))).features
+          }
         : undefined,
-    [tiles, layer, layerId, city],
+    [tiles, layer, city],
   )
 }
 
@@ -146,19 +156,27 @@ function useLayerStore(data: DashboardData) {
         if (city && !layer.fixedCity) query.set('city', city)
         return `${window.location.origin}/api/layers/${encodeURIComponent(layerId)}/tiles/{z}/{x}/{y}?${query}`
       }
+      const request = data.previews[layerId] ?? { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT }
+      const previewSearch = {
+        head: String(request.headSize),
+        statistics: request.statistics.map(({ statistic, attribute }) => statisticKey(statistic, attribute)).join(','),
+      }
       const refresh = async () => {
         try {
-          // A layer over the threshold is never fetched whole: its size is known from the last
-          // answer or the page's preview, else asked first (a page of none, which has the meta).
+          // A layer over the threshold is never fetched whole: the server's preview of its current
+          // version (first rows, alerts, KPI figures) stands in for it, and says how large it is.
+          // The size is known from the last answer or the page's preview, else asked first.
           const known = latest.current[key]
-          const knownSize = known && hasWholeSet(known) ? known.features.length : known?.preview && !known.tiles ? known.preview.total : undefined
-          const sizeOnly = () => readFeatures(featuresUrl(layerId, city, layer, { limit: '0' }), signal)
-          const probe = knownSize === undefined ? await sizeOnly() : undefined
-          if ((knownSize ?? probe?.meta.total ?? 0) > data.tileThreshold) {
-            const { meta } = probe ?? (await sizeOnly())
-            setStates((all) => ({ ...all, [key]: { features: [], meta, status: 'ready', preview: all[key]?.preview, tiles: tilesOf(meta) } }))
+          const knownSize = known && hasWholeSet(known) ? known.features.length : known?.preview?.total
+          const served =
+            knownSize === undefined || knownSize > data.tileThreshold
+              ? await readJson<{ meta: LayerMeta; preview: LayerPreview }>(layerUrl(layer, city, 'preview', previewSearch), signal, 'meta', 'preview')
+              : undefined
+          if (served && served.preview.total > data.tileThreshold) {
+            const { meta, preview } = served
+            setStates((all) => ({ ...all, [key]: { features: [], meta, status: 'ready', preview, tiles: tilesOf(meta) } }))
           } else {
-            const { features, meta } = await readFeatures(featuresUrl(layerId, city, layer), signal)
+            const { features, meta } = await readFeatures(layerUrl(layer, city, 'features'), signal)
             setStates((all) => ({ ...all, [key]: { features, meta, status: 'ready' } }))
           }
         } catch (error) {

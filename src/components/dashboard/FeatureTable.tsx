@@ -2,8 +2,10 @@
 
 import { useEffect, useMemo, useState } from 'react'
 
-import { displayValue, featureName, type SortDirection, sortFeatures } from '@/layers/summary'
+import { displayValue, featureName, sortFeatures } from '@/layers/summary'
 import type { Feature } from '@/ngsi'
+
+import type { TableSort } from './DashboardProvider'
 
 type Props = {
   caption: string
@@ -17,8 +19,8 @@ type Props = {
   /** Offered per row when the features are also on a map. */
   onShow?: (feature: Feature) => void
   captionHidden?: boolean
-  /** A layer too large for the browser: its rows, a page at a time, from the server (in the layer's order). */
-  readPage?: (offset: number, limit: number) => Promise<Feature[]>
+  /** A layer too large for the browser: its rows, a page at a time, from the server (which sorts them too). */
+  readPage?: (offset: number, limit: number, sort?: TableSort) => Promise<Feature[]>
 }
 
 const label = (column: string) => (column === 'name' ? 'Name' : column)
@@ -27,15 +29,16 @@ const label = (column: string) => (column === 'name' ? 'Name' : column)
 export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, captionHidden, readPage }: Props) {
   // The first column names the row (the entity's name, else its id).
   const columns = chosen.filter((column) => column !== 'name')
-  const [sort, setSort] = useState<{ column: string; direction: SortDirection }>()
+  const [sort, setSort] = useState<TableSort>()
   const [page, setPage] = useState(0)
-  // Sorting and paging need every row: until the rest has loaded, the first page is all there is.
+  // Sorting and paging need every row (or the server): until the rest has loaded, the first page is all there is.
   const complete = features.length >= total
+  const sortable = complete || Boolean(readPage)
   const sorted = useMemo(() => (sort && complete ? sortFeatures(features, sort.column, sort.direction) : features), [features, sort, complete])
   const pages = Math.max(1, Math.ceil(total / pageSize))
   const current = complete || readPage ? Math.min(page, pages - 1) : 0
-  const served = useServedPage(readPage, current, pageSize)
-  const rows = readPage ? (served?.page === current ? served.rows : current === 0 ? features.slice(0, pageSize) : []) : sorted.slice(current * pageSize, (current + 1) * pageSize)
+  const served = useServedPage(readPage, current, pageSize, sort)
+  const rows = readPage ? (served?.key === pageKey(current, sort) ? served.rows : current === 0 && !sort ? features.slice(0, pageSize) : []) : sorted.slice(current * pageSize, (current + 1) * pageSize)
 
   const toggleSort = (column: string) =>
     setSort((previous) => ({
@@ -52,7 +55,7 @@ export function FeatureTable({ caption, features, total = features.length, colum
             <tr>
               {['name', ...columns].map((column) => (
                 <th key={column} scope="col" aria-sort={sort?.column === column ? sort.direction : undefined}>
-                  <button type="button" onClick={() => toggleSort(column)} disabled={!complete}>
+                  <button type="button" onClick={() => toggleSort(column)} disabled={!sortable}>
                     {label(column)}
                     {units[column] ? ` (${units[column]})` : ''}
                     <span aria-hidden="true">{sort?.column === column ? (sort.direction === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
@@ -67,7 +70,7 @@ export function FeatureTable({ caption, features, total = features.length, colum
             </tr>
           </thead>
           <tbody>
-            {rows.length === 0 && !complete && (
+            {rows.length === 0 && total > 0 && (
               <tr>
                 <td colSpan={columns.length + (onShow ? 2 : 1)}>Loading the rows…</td>
               </tr>
@@ -107,20 +110,22 @@ export function FeatureTable({ caption, features, total = features.length, colum
   )
 }
 
+const pageKey = (page: number, sort?: TableSort) => `${page}:${sort?.column ?? ''}:${sort?.direction ?? ''}`
+
 /** The rows of one page from the server; the last page read stays until the next one arrives. */
-function useServedPage(readPage: Props['readPage'], page: number, pageSize: number) {
-  const [served, setServed] = useState<{ page: number; rows: Feature[] }>()
+function useServedPage(readPage: Props['readPage'], page: number, pageSize: number, sort?: TableSort) {
+  const [served, setServed] = useState<{ key: string; rows: Feature[] }>()
   useEffect(() => {
     if (!readPage) return
     let current = true
-    readPage(page * pageSize, pageSize).then(
-      (rows) => current && setServed({ page, rows }),
+    readPage(page * pageSize, pageSize, sort).then(
+      (rows) => current && setServed({ key: pageKey(page, sort), rows }),
       // The rows of the page shown so far stay; the next refresh or page turn asks again.
       () => undefined,
     )
     return () => {
       current = false
     }
-  }, [readPage, page, pageSize])
+  }, [readPage, page, pageSize, sort])
   return served
 }

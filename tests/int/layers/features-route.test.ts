@@ -27,6 +27,8 @@ const layers: Record<string, string | number> = {}
 
 const features = (id: string | number, query = '', headers: Record<string, string> = {}) =>
   fetch(`${baseUrl}/api/layers/${id}/features${query}`, { headers })
+const preview = (id: string | number, query = '', headers: Record<string, string> = {}) =>
+  fetch(`${baseUrl}/api/layers/${id}/preview${query}`, { headers })
 const tile = (id: string | number, address: string, query = '', headers: Record<string, string> = {}) =>
   fetch(`${baseUrl}/api/layers/${id}/tiles/${address}${query}`, { headers })
 
@@ -75,7 +77,12 @@ beforeAll(async () => {
   })
   const { default: featuresRoute } = await import('@/pages/api/layers/[id]/features')
   const { default: tilesRoute } = await import('@/pages/api/layers/[id]/tiles/[z]/[x]/[y]')
-  const server = await startHttpServer(started.config, {}, { '/api/layers/:id/features': featuresRoute, '/api/layers/:id/tiles/:z/:x/:y': tilesRoute })
+  const { default: previewRoute } = await import('@/pages/api/layers/[id]/preview')
+  const server = await startHttpServer(
+    started.config,
+    {},
+    { '/api/layers/:id/features': featuresRoute, '/api/layers/:id/tiles/:z/:x/:y': tilesRoute, '/api/layers/:id/preview': previewRoute },
+  )
   baseUrl = server.url
   closeServer = server.close
   viewerToken = (await signedInRoles(payload, baseUrl, `layers${Date.now()}`)).tokens.viewer
@@ -187,7 +194,63 @@ describe('GET /api/layers/{id}/features', () => {
     expect(last.features.map((feature) => feature.id)).toEqual(all.features.slice(-2).map((feature) => feature.id))
   })
 
+  it('sorts pages on the server as the table does: numbers in order, ties in the layer order, missing values last', async () => {
+    const all = (await (await features(layers.air)).json()) as FeatureCollection
+    const no2 = (feature: FeatureCollection['features'][number]) => feature.properties.no2 as number | undefined
+    const ascending = [...all.features].sort((a, b) => (no2(a) ?? Infinity) - (no2(b) ?? Infinity)).map((feature) => feature.id)
+    const descending = [...all.features].sort((a, b) => (no2(b) ?? -Infinity) - (no2(a) ?? -Infinity)).map((feature) => feature.id)
+    const page = async (query: string) => ((await (await features(layers.air, query)).json()) as FeatureCollection).features.map((feature) => feature.id)
+    expect(await page('?offset=0&limit=5&sort=no2')).toEqual(ascending.slice(0, 5))
+    expect(await page('?offset=3&limit=4&sort=no2&order=ascending')).toEqual(ascending.slice(3, 7))
+    expect(await page('?offset=0&limit=5&sort=no2&order=descending')).toEqual(descending.slice(0, 5))
+    expect(await page(`?offset=0&limit=1000&sort=id&order=descending`)).toEqual(all.features.map((feature) => feature.id).sort().reverse())
+  })
+
+  it('downloads the whole layer as CSV, streamed (gzip on the wire), with the columns asked for', async () => {
+    const all = (await (await features(layers.air)).json()) as FeatureCollection
+    const zipped = await features(layers.air, '?format=csv&columns=no2,name', { 'accept-encoding': 'gzip' })
+    expect(zipped.status).toBe(200)
+    expect(zipped.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(zipped.headers.get('content-encoding')).toBe('gzip')
+    expect(zipped.headers.get('content-disposition')).toBe('attachment; filename="air-quality.csv"')
+    // fetch unpacks the gzip it was sent.
+    const lines = (await zipped.text()).trim().split('\r\n')
+    expect(lines[0]).toBe('id,no2,name,longitude,latitude')
+    expect(lines).toHaveLength(all.features.length + 1)
+    const first = all.features[0]
+    expect(lines[1]).toBe([first.id, first.properties.no2, first.properties.name, ...first.geometry.coordinates].join(','))
+    // Every attribute of the layer by default; plain text to a client that takes no gzip.
+    const plain = await features(layers.air, '?format=csv', { 'accept-encoding': 'identity' })
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect((await plain.text()).split('\r\n')[0]).toBe('id,name,no2,airQualityLevel,longitude,latitude')
+    const again = await features(layers.air, '?format=csv&columns=no2,name', { 'if-none-match': zipped.headers.get('etag')! })
+    expect(again.status).toBe(304)
+  })
+
+  it('downloads the whole layer as a GeoJSON file', async () => {
+    const response = await features(layers.air, '?format=geojson')
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="air-quality.geojson"')
+    const body = (await response.json()) as FeatureCollection
+    expect(body.features.length).toBe(body.meta.count)
+  })
+
+  it('gives downloads and sorted pages the access rules of the layer: 404 before any check of the columns', async () => {
+    expect((await features(layers.hidden, '?format=csv')).status).toBe(404)
+    expect((await features(layers.hidden, '?format=csv&columns=secret')).status).toBe(404)
+    expect((await features(layers.hidden, '?offset=0&limit=5&sort=no2')).status).toBe(404)
+    const asViewer = await features(layers.hidden, '?format=csv', authHeaders(viewerToken))
+    expect(asViewer.status).toBe(200)
+    expect(asViewer.headers.get('cache-control')).toBe('private, no-cache, no-transform')
+  })
+
   it.each([
+    ['?format=csv&columns=source', 400],
+    ['?offset=0&limit=5&sort=location', 400],
+    ['?sort=no2', 400],
+    ['?offset=0&order=up&sort=no2', 400],
+    ['?format=xlsx', 400],
+    ['?format=csv&offset=0', 400],
+    ['?columns=no2', 400],
     ['?offset=1&bbox=-4,43,-3,44', 400],
     ['?limit=1001', 400],
     ['?offset=-1', 400],
@@ -267,6 +330,41 @@ describe('GET /api/layers/{id}/features', () => {
       proxy.setDown(false)
     }
   })
+})
+
+describe('GET /api/layers/{id}/preview', () => {
+  it('serves the KPI figures, first rows and alerting features of the current version, as the page inlines them', async () => {
+    const all = (await (await features(layers.air, '?city=porto')).json()) as FeatureCollection
+    const response = await preview(layers.air, '?city=porto&head=3&statistics=count:,max:no2,average:no2')
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as { meta: FeatureCollection['meta']; preview: { total: number; head: { id: string }[]; alerting: unknown[]; statistics: Record<string, number>; holders: Record<string, string> } }
+    const values = all.features.map((feature) => feature.properties.no2).filter((value): value is number => typeof value === 'number')
+    expect(body.meta.count).toBe(all.features.length)
+    expect(body.preview.total).toBe(all.features.length)
+    expect(body.preview.head.map((feature) => feature.id)).toEqual(all.features.slice(0, 3).map((feature) => feature.id))
+    expect(body.preview.statistics['count:']).toBe(all.features.length)
+    expect(body.preview.statistics['max:no2']).toBe(Math.max(...values))
+    expect(body.preview.statistics['average:no2']).toBeCloseTo(values.reduce((sum, value) => sum + value, 0) / values.length)
+    // Every feature with no2 > 0 alerts (critical): at most 50 reach the page.
+    expect(body.preview.alerting).toHaveLength(Math.min(50, values.filter((value) => value > 0).length))
+    const again = await preview(layers.air, '?city=porto&head=3&statistics=count:,max:no2,average:no2', { 'if-none-match': response.headers.get('etag')! })
+    expect(again.status).toBe(304)
+  })
+
+  it('has the access rules of the features route', async () => {
+    expect((await preview(layers.hidden)).status).toBe(404)
+    expect((await preview(layers.hidden, '', authHeaders(viewerToken))).status).toBe(200)
+    expect((await preview(layers.air, '?city=atlantis')).status).toBe(400)
+  })
+
+  it.each(['?statistics=median:no2', '?statistics=max:source', '?head=101', '?head=-1', '?limit=5', '?statistics=max:no2&statistics=count:'])(
+    'refuses %s with 400 {error}',
+    async (query) => {
+      const response = await preview(layers.air, query)
+      expect(response.status).toBe(400)
+      expect(((await response.json()) as { error: string }).error).toEqual(expect.any(String))
+    },
+  )
 })
 
 describe('GET /api/layers/{id}/tiles/{z}/{x}/{y}', () => {

@@ -6,8 +6,8 @@ import {
   displayValue,
   extremeHolder,
   featureName,
-  featuresToCsv,
-  featuresToGeoJson,
+  csvHeader,
+  csvRows,
   observedAgo,
   previewOf,
   sortFeatures,
@@ -77,7 +77,9 @@ describe('sortFeatures', () => {
   })
 })
 
-describe('featuresToCsv', () => {
+const featuresToCsv = (features: Parameters<typeof csvRows>[0], columns: string[]) => csvHeader(columns) + csvRows(features, columns)
+
+describe('csvHeader and csvRows', () => {
   it('writes RFC 4180 CSV with coordinates', () => {
     const csv = featuresToCsv([feature('urn:x:1', { name: 'Calle "Mayor", 3', no2: 40 })], ['name', 'no2'])
     expect(csv).toBe('id,name,no2,longitude,latitude\r\nurn:x:1,"Calle ""Mayor"", 3",40,-3.8,43.46\r\n')
@@ -116,10 +118,6 @@ describe('display helpers', () => {
     expect(observedAgo('2026-11-23T09:59:58Z', now)).toBe('2 seconds ago')
     expect(observedAgo('not a date', now)).toBeUndefined()
     expect(observedAgo(undefined, now)).toBeUndefined()
-  })
-
-  it('exports GeoJSON that parses back to the same features', () => {
-    expect(JSON.parse(featuresToGeoJson(stations))).toEqual({ type: 'FeatureCollection', features: stations })
   })
 })
 
