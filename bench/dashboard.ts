@@ -341,8 +341,8 @@ async function main() {
         broker = startBroker(settings.hugeEntities)
         await waitForUrl(`http://127.0.0.1:${settings.brokerPort}/version`, { timeoutMs: 300_000, accept: () => true })
         const loaded = await fetch(`${baseUrl}/api/layers/${air500k}/features?limit=0&city=santander`, { signal: AbortSignal.timeout(600_000) })
-        const { meta } = (await loaded.json()) as { meta: { count: number } }
-        if (meta.count !== settings.hugeEntities) throw new Error(`the app loaded ${meta.count} of ${settings.hugeEntities} features`)
+        const { meta } = (await loaded.json()) as { meta: { total?: number } }
+        if (meta.total !== settings.hugeEntities) throw new Error(`the app loaded ${meta.total} of ${settings.hugeEntities} features`)
         const tileUrl = (address: string) => `${baseUrl}/api/layers/${air500k}/tiles/${address}?city=santander`
         if ((await gzippedGet(tileUrl('12/2004/1497'))).status !== 200) throw new Error('no tile over Santander')
         await fetch(`${baseUrl}/bench-map-500k`)

@@ -15,10 +15,9 @@ import { ALERT_COLOURS } from './colours'
 import type { FoundPlace } from './MapCanvas'
 import { MarkerSymbol } from './MarkerSymbol'
 
-// Run only when first rendered (next/dynamic would put its chunks in the page's first load: App
-// Router preloads them). webpackPrefetch: the browser downloads the chunk at idle priority while the
-// page loads, so only its execution waits for the map to be wanted.
-const MapCanvas = lazy(() => import(/* webpackPrefetch: true */ './MapCanvas'))
+// Fetched only when first rendered (next/dynamic would put its chunks in the page's first load:
+// App Router preloads them). MapLibre is in the same chunk group: one round of downloads.
+const MapCanvas = lazy(() => import('./MapCanvas'))
 
 /**
  * MapLibre is most of a map page's JavaScript: it is wanted once the page's own content has

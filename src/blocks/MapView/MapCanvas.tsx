@@ -10,6 +10,7 @@ import type {
   MapLibreEvent,
   StyleSpecification,
 } from 'maplibre-gl'
+import * as maplibre from 'maplibre-gl'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import {
   GeolocateControl,
@@ -199,6 +200,9 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
   return (
     <Map
       ref={map}
+      // Given, not left to react-map-gl: it would import MapLibre only once this map renders, a
+      // second download after this chunk's; given here, both arrive together.
+      mapLib={maplibre}
       workerUrl={MAPLIBRE_WORKER_URL}
       initialViewState={center}
       mapStyle={mapStyle}
