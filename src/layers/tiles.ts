@@ -13,9 +13,10 @@ import type { Feature } from '@/ngsi'
 import { eachFeature, type LayerBody } from './body'
 import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER, type TileProperties, tileProperties } from './tileFeatures'
 
-/** Tile coordinate space (MVT extent) and the clustering radius in 512-pixel tile units. */
+/** Tile coordinate space (MVT extent), which supercluster also measures its radius in. */
 const EXTENT = 4096
-const CLUSTER_RADIUS = 40
+/** Points closer than 40 px on the map's 512-pixel tiles merge (MapLibre's own clusters use 50). */
+const CLUSTER_RADIUS = (40 / 512) * EXTENT
 
 /** z/x/y as written in a tile URL: whole numbers, x and y inside the zoom level's grid. */
 export const tileAddressSchema = z
