@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis'
 
 import { GatewayClient } from '@/ai'
-import { createCache, createRedisClient, createSwrCache, type SwrCache } from '@/cache'
+import { createCache, createRedisClient, createRevalidatedTags, createSwrCache, type RevalidatedTags, type SwrCache } from '@/cache'
 import { env } from '@/env'
 import { createLayerFeatureService, type LayerFeatureService } from '@/layers/features'
 import { createNgsiClient, type NgsiClient } from '@/ngsi'
@@ -20,6 +20,7 @@ type Services = {
   broker?: NgsiClient
   layers?: LayerFeatureService
   gateway?: GatewayClient
+  revalidatedTags?: RevalidatedTags
   proxyCaches: Map<string, SwrCache<unknown>>
   limiters: Map<string, RateLimiter>
 }
@@ -40,6 +41,13 @@ export function redisConnection(): Redis | undefined {
     all.redis = url ? createRedisClient(url, { name: redisClientName() }) : null
   }
   return all.redis ?? undefined
+}
+
+/** When each Next.js cache tag was last revalidated, kept in Redis for every replica; undefined without REDIS_URL. */
+export function revalidatedTags(): RevalidatedTags | undefined {
+  const redis = redisConnection()
+  if (!redis) return undefined
+  return (services().revalidatedTags ??= createRevalidatedTags(redis, `${env().REDIS_KEY_PREFIX}next:revalidated-tags`, console))
 }
 
 /** The one NGSI-LD client of this process (it remembers each broker's accepted page size). */
