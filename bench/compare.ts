@@ -10,8 +10,9 @@
  *     bench/dashboard.ts).
  *
  * A shared machine's load drifts, so the sides take turns: every round measures both, in the
- * opposite order to the round before. Prints per-round figures, medians per side and after ÷
- * before; writes bench/results/compare.json.
+ * opposite order to the round before. Prints per-round figures, medians per side, after ÷ before
+ * of the medians and the median of each round's own after ÷ before (steadier when the load drifts);
+ * writes bench/results/compare.json.
  *
  * Each checkout needs its dependencies and a production build (`npm ci && npm run build` in it).
  * Environment: COMPARE_ROUNDS (5, at least 3), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50).
@@ -168,6 +169,8 @@ async function compare(beforeDir: string, afterDir: string) {
         before: { medianRps: Math.round(medianRps(before)), medianP99: medianP99(before), rps: before.map((figure) => Math.round(figure.rps)) },
         after: { medianRps: Math.round(medianRps(after)), medianP99: medianP99(after), rps: after.map((figure) => Math.round(figure.rps)) },
         ratio: round(medianRps(after) / medianRps(before), 3),
+        // Each round's sides ran back to back under nearly the same load.
+        pairedRatio: round(median(after.map((figure, index) => figure.rps / (before[index]?.rps ?? Number.NaN))), 3),
       }
     })
     console.log(`\nbefore: ${beforeDir}\nafter:  ${afterDir}\n${settings.rounds} rounds × ${settings.duration} s at ${settings.connections} connections, sides alternating\n`)
@@ -175,7 +178,7 @@ async function compare(beforeDir: string, afterDir: string) {
       console.log(`${row.name}`)
       console.log(`  before  median ${row.before.medianRps} req/s (p99 ${row.before.medianP99} ms)  rounds ${row.before.rps.join(', ')}`)
       console.log(`  after   median ${row.after.medianRps} req/s (p99 ${row.after.medianP99} ms)  rounds ${row.after.rps.join(', ')}`)
-      console.log(`  after ÷ before ${row.ratio}`)
+      console.log(`  after ÷ before ${row.ratio} (medians); ${row.pairedRatio} (median of the rounds' own ratios)`)
     }
     const dir = path.join('bench', 'results')
     mkdirSync(dir, { recursive: true })
