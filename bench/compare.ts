@@ -10,9 +10,10 @@
  *     bench/dashboard.ts).
  *
  * A shared machine's load drifts, so the sides take turns: every round measures both, in the
- * opposite order to the round before. Prints per-round figures, medians per side, after ÷ before
- * of the medians and the median of each round's own after ÷ before (steadier when the load drifts);
- * writes bench/results/compare.json.
+ * opposite order to the round before. Prints per-round figures and, per side, median throughput,
+ * p99 and server CPU time per request (the figure least moved by other work on the machine), with
+ * after ÷ before of each (throughput also as the median of each round's own ratio); writes
+ * bench/results/compare.json.
  *
  * Each checkout needs its dependencies and a production build (`npm ci && npm run build` in it).
  * Environment: COMPARE_ROUNDS (5, at least 3), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50).
@@ -25,8 +26,8 @@ import { createInterface } from 'node:readline'
 
 import { freePort } from '../scripts/processes'
 
-import { BenchError, describeLoadAvg, expectOnly, expectStatus, load, median, round, timedGet } from './lib'
-import { type Admin, createLayer, seedSite, startStack, stopAll } from './stack'
+import { BenchError, cpuTimeMs, describeLoadAvg, expectOnly, expectStatus, load, median, round, timedGet } from './lib'
+import { type Admin, createLayer, seedSite, serverProcessOf, startStack, stopAll } from './stack'
 
 const SERVE = '--serve'
 const READY = 'compare-ready '
@@ -47,8 +48,8 @@ const settings = {
 
 const log = (message: string) => console.error(`[compare ${new Date().toISOString().slice(11, 19)}] ${message}`)
 
-/** What a seeded side answers on: the URLs under test. */
-type Targets = { layer: string; page: string }
+/** What a seeded side answers on: the URLs under test, and the process serving them. */
+type Targets = { layer: string; page: string; serverPid: number }
 
 // ---------------------------------------------------------------------------------------------
 // One side: this file run with the checkout as working directory, so the broker, migrations and
@@ -85,9 +86,13 @@ async function serve() {
   const weather = await layer('Weather', 'WeatherObserved', ['name', 'temperature'])
   const devices = await layer('Devices', 'Device', ['name', 'batteryLevel'])
   await publishMapPage(stack.baseUrl, admin, 'compare-dashboard', [air, weather, devices])
-  const targets: Targets = { layer: `${stack.baseUrl}/api/layers/${air}/features?city=santander`, page: `${stack.baseUrl}/compare-dashboard` }
+  const targets: Targets = {
+    layer: `${stack.baseUrl}/api/layers/${air}/features?city=santander`,
+    page: `${stack.baseUrl}/compare-dashboard`,
+    serverPid: serverProcessOf(stack).pid,
+  }
   // Loaded and rendered once, then served warm like the rest of the run.
-  for (const url of Object.values(targets)) expectStatus(await timedGet(url, GZIP), 200, url)
+  for (const url of [targets.layer, targets.page]) expectStatus(await timedGet(url, GZIP), 200, url)
   process.stdout.write(`${READY}${JSON.stringify(targets)}\n`)
   const stop = () => void stopAll().finally(() => {
     rmSync(workDir, { recursive: true, force: true })
@@ -129,12 +134,15 @@ const MEASURES = [
   { key: 'page', name: 'dashboard page (MapView of 3 layers)' },
 ] as const
 
-type Figure = { rps: number; p99: number }
+/** Throughput and latency depend on what else the machine runs; the server's CPU time per request much less. */
+type Figure = { rps: number; p99: number; cpuMs: number }
 
-async function measure(url: string, what: string): Promise<Figure> {
+async function measure(url: string, serverPid: number, what: string): Promise<Figure> {
+  const cpuBefore = cpuTimeMs(serverPid)
   const summary = await load({ url, connections: settings.connections, duration: settings.duration, headers: GZIP })
+  const cpuMs = (cpuTimeMs(serverPid) - cpuBefore) / summary.totalRequests
   expectOnly(summary, 200, what)
-  return { rps: summary.requestsPerSecond, p99: summary.latencyP99 }
+  return { rps: summary.requestsPerSecond, p99: summary.latencyP99, cpuMs }
 }
 
 async function compare(beforeDir: string, afterDir: string) {
@@ -149,36 +157,44 @@ async function compare(beforeDir: string, afterDir: string) {
     for (const side of sides) for (const { key } of MEASURES) await load({ url: side.targets[key], connections: settings.connections, duration: 2, headers: GZIP })
 
     const figures = new Map<string, Figure[]>()
-    for (let round = 0; round < settings.rounds; round++) {
-      const order = round % 2 === 0 ? sides : [...sides].reverse()
+    for (let turn = 0; turn < settings.rounds; turn++) {
+      const order = turn % 2 === 0 ? sides : [...sides].reverse()
       for (const side of order) {
         for (const { key, name } of MEASURES) {
-          const figure = await measure(side.targets[key], `${side.name}: ${name}`)
+          const figure = await measure(side.targets[key], side.targets.serverPid, `${side.name}: ${name}`)
           figures.set(`${side.name} ${key}`, [...(figures.get(`${side.name} ${key}`) ?? []), figure])
-          log(`round ${round + 1}/${settings.rounds} ${side.name.padEnd(6)} ${name}: ${Math.round(figure.rps)} req/s, p99 ${figure.p99} ms (load ${describeLoadAvg()})`)
+          log(`round ${turn + 1}/${settings.rounds} ${side.name.padEnd(6)} ${name}: ${Math.round(figure.rps)} req/s, p99 ${figure.p99} ms, server CPU ${round(figure.cpuMs, 3)} ms/request (load ${describeLoadAvg()})`)
         }
       }
     }
 
+    const summary = (series: Figure[]) => ({
+      rps: Math.round(median(series.map((figure) => figure.rps))),
+      p99: median(series.map((figure) => figure.p99)),
+      cpuMs: round(median(series.map((figure) => figure.cpuMs)), 3),
+      rounds: series.map((figure) => Math.round(figure.rps)),
+    })
     const rows = MEASURES.map(({ key, name }) => {
-      const [before, after] = (['before', 'after'] as const).map((side) => figures.get(`${side} ${key}`) ?? [])
-      const medianRps = (series: Figure[]) => median(series.map((figure) => figure.rps))
-      const medianP99 = (series: Figure[]) => median(series.map((figure) => figure.p99))
+      const [before, after] = (['before', 'after'] as const).map((side) => figures.get(`${side} ${key}`) ?? []) as [Figure[], Figure[]]
+      const [b, a] = [summary(before), summary(after)]
       return {
         name,
-        before: { medianRps: Math.round(medianRps(before)), medianP99: medianP99(before), rps: before.map((figure) => Math.round(figure.rps)) },
-        after: { medianRps: Math.round(medianRps(after)), medianP99: medianP99(after), rps: after.map((figure) => Math.round(figure.rps)) },
-        ratio: round(medianRps(after) / medianRps(before), 3),
+        before: b,
+        after: a,
+        ratio: round(a.rps / b.rps, 3),
         // Each round's sides ran back to back under nearly the same load.
         pairedRatio: round(median(after.map((figure, index) => figure.rps / (before[index]?.rps ?? Number.NaN))), 3),
+        cpuRatio: round(a.cpuMs / b.cpuMs, 3),
       }
     })
     console.log(`\nbefore: ${beforeDir}\nafter:  ${afterDir}\n${settings.rounds} rounds × ${settings.duration} s at ${settings.connections} connections, sides alternating\n`)
     for (const row of rows) {
-      console.log(`${row.name}`)
-      console.log(`  before  median ${row.before.medianRps} req/s (p99 ${row.before.medianP99} ms)  rounds ${row.before.rps.join(', ')}`)
-      console.log(`  after   median ${row.after.medianRps} req/s (p99 ${row.after.medianP99} ms)  rounds ${row.after.rps.join(', ')}`)
-      console.log(`  after ÷ before ${row.ratio} (medians); ${row.pairedRatio} (median of the rounds' own ratios)`)
+      console.log(row.name)
+      for (const side of ['before', 'after'] as const) {
+        const figure = row[side]
+        console.log(`  ${side.padEnd(6)}  median ${figure.rps} req/s, p99 ${figure.p99} ms, server CPU ${figure.cpuMs} ms/request; rounds ${figure.rounds.join(', ')} req/s`)
+      }
+      console.log(`  after ÷ before: throughput ${row.ratio} (medians), ${row.pairedRatio} (median of the rounds' own ratios); server CPU per request ${row.cpuRatio}`)
     }
     const dir = path.join('bench', 'results')
     mkdirSync(dir, { recursive: true })

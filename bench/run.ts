@@ -50,7 +50,7 @@ import {
   timedGet,
   withTimeout,
 } from './lib'
-import { alive, createLayer, restartBroker, restartServer, seedSite, startStack, stopAll, type Admin, type LayerInput, type Stack } from './stack'
+import { alive, createLayer, restartBroker, restartServer, seedSite, serverProcessOf, startStack, stopAll, type Admin, type LayerInput, type Stack } from './stack'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -193,7 +193,7 @@ interface ColdSeries {
 /** Floor and cold app request, alternating, so that a change in machine load hits both alike. */
 async function coldSeries(stack: Stack, admin: Admin, label: string): Promise<ColdSeries> {
   const pageSize = settings.pageSize ?? 1000
-  const server = serverProcess(stack).pid
+  const server = serverProcessOf(stack).pid
   const broker = brokerProcess(stack).pid
   const floors: number[] = []
   const colds: number[] = []
@@ -282,7 +282,7 @@ async function measureCold(stack: Stack, admin: Admin): Promise<Metric[]> {
 
 /** A load run, with the app server's CPU time per request: steadier than req/s on a busy machine. */
 async function loadWithServerCpu(stack: Stack, options: Parameters<typeof load>[0]) {
-  const pid = serverProcess(stack).pid
+  const pid = serverProcessOf(stack).pid
   const before = cpuTimeMs(pid)
   const summary = await load(options)
   const used = cpuTimeMs(pid) - before
@@ -337,13 +337,6 @@ function brokerProcess(stack: Stack): { pid: number; command: string } {
   return broker
 }
 
-/** The process that serves HTTP: Next's server names itself next-server. */
-function serverProcess(stack: Stack): { pid: number; command: string } {
-  const tree = processTree(stack.server.child.pid ?? 0)
-  const server = tree.find((proc) => proc.command.startsWith('next-server')) ?? tree.at(-1)
-  if (!server) throw new BenchError('the server process is gone')
-  return server
-}
 
 /**
  * A fresh server (the earlier cold loads leave the heap at its high-water mark), one cold load of the
@@ -352,7 +345,7 @@ function serverProcess(stack: Stack): { pid: number; command: string } {
 async function measureRss(stack: Stack, id: string | number): Promise<Metric[]> {
   log('RSS: restarting the app server')
   await restartServer(stack)
-  const server = serverProcess(stack)
+  const server = serverProcessOf(stack)
   const idle = memoryOf(server.pid)
   const url = featuresUrl(stack, id)
   const first = await timedGet(url, GZIP)
@@ -400,7 +393,7 @@ async function measureHuge(stack: Stack, admin: Admin): Promise<Metric[]> {
   log(`Huge: restarting the demo broker with ${entities} AirQualityObserved and the app server`)
   await restartBroker(stack, entities, settings.flavor)
   await restartServer(stack)
-  const server = serverProcess(stack)
+  const server = serverProcessOf(stack)
   const idle = memoryOf(server.pid)
   const id = await createLayer(stack.baseUrl, admin, { ...bigLayer(`Huge ${entities}`), maxFeatures: entities })
   const serverBefore = cpuTimeMs(server.pid)
@@ -475,7 +468,7 @@ async function main() {
       workDir,
       log,
     })
-    const server = serverProcess(stack)
+    const server = serverProcessOf(stack)
     log(`App up (server pid ${server.pid}, ${server.command}, ${Math.round(memoryOf(server.pid).rssMB)} MB); seeding an admin, the cities and layers`)
     const admin = await seedSite(stack.baseUrl)
     const warmLayer = await createLayer(stack.baseUrl, admin, { name: 'Warm 1,000', entityType: ENTITY_TYPE, attributes: ATTRIBUTES, maxFeatures: 1_000 })
