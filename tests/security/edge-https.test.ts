@@ -4,8 +4,6 @@ import path from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
-import { freePort } from '../../scripts/processes'
-
 import { accounts } from './accounts'
 import { call, servers } from './http'
 import { type AppServer, startAppServer } from './servers'
@@ -31,24 +29,25 @@ function expectHttpsSessionCookie(cookie: SetCookie | undefined, what: string) {
 let server: AppServer
 let proxy: TlsProxy
 const logFile = path.join(os.tmpdir(), `citydash-sec-log-${process.pid}-${Date.now()}.log`)
+const databaseFile = path.join(os.tmpdir(), `citydash-sec-https-${process.pid}-${Date.now()}.db`)
 const { admin } = accounts
 const sameOrigin = () => ({ origin: proxy.url })
 
 beforeAll(async () => {
-  const proxyPort = await freePort()
+  proxy = await startTlsProxy()
   server = await startAppServer({
-    databaseUri: `file:/tmp/citydash-sec-https-${process.pid}-${Date.now()}.db`,
+    databaseUri: `file:${databaseFile}`,
     brokerUrl: inject('securityBrokerUrl'),
-    env: { PUBLIC_SERVER_URL: `https://127.0.0.1:${proxyPort}`, TRUST_PROXY: '1', LOG_LEVEL: 'info' },
+    env: { PUBLIC_SERVER_URL: proxy.url, TRUST_PROXY: '1', LOG_LEVEL: 'info' },
     logFile,
   })
-  proxy = await startTlsProxy(server.baseUrl, proxyPort)
+  proxy.forwardTo(server.baseUrl)
 }, 600_000)
 
 afterAll(async () => {
   await proxy?.close()
   server?.stop()
-  rmSync(logFile, { force: true })
+  for (const file of [logFile, databaseFile]) rmSync(file, { force: true })
 })
 
 describe('V3 Session management: the session cookie of an https deployment', () => {

@@ -1,5 +1,6 @@
 import http from 'node:http'
 import https from 'node:https'
+import type { AddressInfo } from 'node:net'
 
 import { generate } from 'selfsigned'
 
@@ -8,22 +9,25 @@ export type TlsProxy = {
   url: string
   /** The proxy's self-signed certificate, the only one `httpsCall` trusts. */
   cert: string
+  /** Where requests go from now on (until then they get 502): the app, started once the proxy's address is known. */
+  forwardTo: (target: string) => void
   close: () => Promise<void>
 }
 
 /**
- * A TLS-terminating reverse proxy on 127.0.0.1:`port` in front of the app at `target`, as a
- * deployment puts one: it appends the client to X-Forwarded-For (the app trusts one hop) and
- * forwards plain http. Its certificate is made now, for localhost and 127.0.0.1.
+ * A TLS-terminating reverse proxy on a free port of 127.0.0.1, as a deployment puts one in front
+ * of the app: it appends the client to X-Forwarded-For (the app trusts one hop) and forwards plain
+ * http. Its certificate is made now, for localhost and 127.0.0.1.
  */
-export async function startTlsProxy(target: string, port: number): Promise<TlsProxy> {
+export async function startTlsProxy(): Promise<TlsProxy> {
   const { private: key, cert } = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
     notAfterDate: new Date(Date.now() + 24 * 60 * 60 * 1000),
   })
-  const upstream = new URL(target)
+  let upstream: URL | undefined
   const server = https.createServer({ key, cert }, (request, response) => {
+    if (!upstream) return void response.writeHead(502).end()
     const forwardedFor = [request.headers['x-forwarded-for'], request.socket.remoteAddress].filter(Boolean).join(', ')
     const forwarded = http.request(
       {
@@ -41,10 +45,13 @@ export async function startTlsProxy(target: string, port: number): Promise<TlsPr
     forwarded.on('error', () => response.destroy())
     request.pipe(forwarded)
   })
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve))
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve))
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
     cert,
+    forwardTo: (target) => {
+      upstream = new URL(target)
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }
