@@ -26,7 +26,7 @@ WORKDIR /app
 # NODE_OPTIONS: the conditions as .npmrc sets them for npm scripts (Lexical's entry points, see
 # .npmrc); the heap cap and malloc arenas as scripts/start.ts gives the server (why: see there).
 ENV NODE_ENV=production \
-    NODE_OPTIONS="--conditions=production --max-old-space-size=320" \
+    NODE_OPTIONS="--conditions=production --max-old-space-size=384" \
     MALLOC_ARENA_MAX=2 \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \
