@@ -16,7 +16,7 @@ export type ServerCommand = { command: string; args: string[]; env: NodeJS.Proce
  * V8's old-generation cap for the server, in MB. Without one V8 lets garbage pile up long before it
  * collects: 6 cold loads of a 50,000-entity layer took the server from 323 to 547 MB RSS, and 500
  * requests after them to a 727 MB peak; capped, and with 2 malloc arenas, 293 MB idle and a 368 MB
- * peak over the same, for about a tenth more CPU per cold load (more collections; 320 MB saved no
+ * peak over the same, for up to a quarter more CPU per cold load (more collections; 320 MB saved no
  * more). Live memory is far below it (loads stream a few pages at a time). An operator's own
  * --max-old-space-size in NODE_OPTIONS wins.
  */
