@@ -4,7 +4,7 @@ import { GatewayClient } from '@/ai'
 import { createCache, createRedisClient, createRevalidatedTags, createSwrCache, type RevalidatedTags, type SwrCache } from '@/cache'
 import { env } from '@/env'
 import { createLayerFeatureService, type LayerFeatureService } from '@/layers/features'
-import { createNgsiClient, type NgsiClient } from '@/ngsi'
+import { cachedPageSizeMemory, createNgsiClient, type NgsiClient } from '@/ngsi'
 import { createRateLimiter, type RateLimiter } from '@/rate-limit'
 
 /**
@@ -59,6 +59,8 @@ export function brokerClient(): NgsiClient {
     contextUrl: settings.NGSI_LD_CONTEXT_URL,
     maxPageSize: settings.NGSI_LD_PAGE_SIZE,
     pageConcurrency: settings.NGSI_LD_PAGE_CONCURRENCY,
+    // A refused page size is learned once for every replica and restart (Redis), not per process.
+    pageSizeMemory: cachedPageSizeMemory(createCache({ redis: redisConnection(), keyPrefix: `${settings.REDIS_KEY_PREFIX}ngsi:` })),
     // Each layer caps itself (maxFeatures, up to 500,000); the client's own default cap is 50,000.
     maxEntities: 500_000,
   }))

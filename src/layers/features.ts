@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache'
+import pLimit from 'p-limit'
 
 import type { AlertRule } from '@/alerts'
 import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
@@ -34,6 +35,11 @@ export interface LayerFeatureServiceOptions {
   now?: () => number
   /** How long the last good data answers for a failing broker. Default one day. */
   keepSeconds?: number
+  /**
+   * Broker loads running at once in this process (default 2); more wait their turn. Each holds a
+   * few pages and its compressor, so this bounds memory however many layers go cold together.
+   */
+  maxConcurrentLoads?: number
 }
 
 // Cached as [4-byte meta length][meta JSON][gzipped body]: Redis-safe and cheap to split.
@@ -56,7 +62,8 @@ const codec: SwrCodec<LayerBody> = {
  * Map layer data: broker → normalised features with alerts → one gzipped GeoJSON body, cached
  * stale-while-revalidate (Redis or in-process) and shared by every request and replica.
  */
-export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400 }: LayerFeatureServiceOptions) {
+export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
+  const loadSlot = pLimit(maxConcurrentLoads)
   const swrByRefresh = new Map<number, SwrCache<LayerBody>>()
   // A one-second copy in process memory: hot layers are not re-read from Redis per request.
   const hot = new LRUCache<string, LayerBody>({ max: 200, ttl: 1_000, ttlResolution: 0, perf: { now } })
@@ -125,7 +132,7 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   const reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
 
   async function readThrough(key: string, layer: LayerSpec, tenant: string | undefined) {
-    const loaded = await swrFor(layer.refreshSeconds).getOrLoad(key, () => load(layer, tenant))
+    const loaded = await swrFor(layer.refreshSeconds).getOrLoad(key, () => loadSlot(() => load(layer, tenant)))
     const body = loaded.state === 'stale-error' ? await staleVariant(loaded.value) : loaded.value
     if (loaded.state !== 'stale-error') hot.set(key, body)
     return { body, state: loaded.state }

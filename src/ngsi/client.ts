@@ -28,7 +28,7 @@ export interface NgsiClientOptions {
    * broker states (else halves), and the accepted size is remembered in `pageSizeMemory`.
    */
   maxPageSize?: number
-  /** Page sizes learned per broker; give the process-wide one to share them across clients. Default: this client's own. */
+  /** Page sizes learned per broker; give a shared one (cachedPageSizeMemory) to share them across clients and replicas. Default: this client's own. */
   pageSizeMemory?: PageSizeMemory
   /** Parallel page requests when paging by offset (default 4). */
   pageConcurrency?: number
@@ -139,10 +139,16 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
 
   const get = (url: string, opts: CallOptions = {}) => getJson(http, url, opts)
 
-  function entityPaging(query: EntityQuery, opts: CallOptions): PagingOptions {
+  /**
+   * Reads every page of a query with `read`, starting at the page size this broker accepts; a size
+   * learned on the way is stored before the read settles, so the next load (here or on another
+   * replica) starts there.
+   */
+  async function readEntityPages<T>(query: EntityQuery, opts: CallOptions, read: (paging: PagingOptions) => Promise<T>): Promise<T> {
     const params = entityQueryParams(query)
     const endpoint = `${broker.api}/entities`
-    return {
+    const remembering: Promise<void>[] = []
+    const paging: PagingOptions = {
       pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
       // Each page is normalised as it arrives, while the broker prepares the next ones (not all
       // 50,000 at the end); items the pager will drop (no string id) are left as they are.
@@ -151,21 +157,26 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
         return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalizeEntity(item) : item)) }
       },
       cap: Math.min(query.limit ?? Infinity, maxEntities),
-      pageSize: startingPageSize(pageSizes, broker.api, maxPageSize),
-      onPageSize: (size) => pageSizes.set(broker.api, size),
+      pageSize: await startingPageSize(pageSizes, broker.api, maxPageSize),
+      onPageSize: (size) => void remembering.push(pageSizes.set(broker.api, size)),
       concurrency: pageConcurrency,
       signal: opts.signal,
+    }
+    try {
+      return await read(paging)
+    } finally {
+      await Promise.allSettled(remembering)
     }
   }
 
   return {
     async queryEntities(query, opts = {}) {
-      const collected = await collectPages(entityPaging(query, opts))
+      const collected = await readEntityPages(query, opts, collectPages)
       return { entities: collected.items as NormalizedEntity[], total: collected.total, truncated: collected.truncated }
     },
 
     streamEntities(query, onEntities, opts = {}) {
-      return streamPages({ ...entityPaging(query, opts), onItems: (items) => onEntities(items as NormalizedEntity[]) })
+      return readEntityPages(query, opts, (paging) => streamPages({ ...paging, onItems: (items) => onEntities(items as NormalizedEntity[]) }))
     },
 
     async getEntity(id, opts = {}) {
