@@ -9,7 +9,7 @@ import { normalizeEntity, type NormalizedEntity } from './normalize'
 import { createPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
 import { collectPages, streamPages, type Page, type PagingOptions } from './paging'
 import { probeBroker, type ProbeResult } from './probe'
-import { fetchTemporal, type TemporalQuery, type TemporalSeries } from './temporal'
+import { fetchTemporal, normalizeTemporal, temporalParams, validateTemporalQuery, type TemporalEntity, type TemporalQuery, type TemporalSeries } from './temporal'
 
 export const DEFAULT_CONTEXT_URL = 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld'
 /** The largest page any of Orion-LD, Scorpio and Stellio accepts. */
@@ -65,6 +65,17 @@ export interface NgsiClient {
   streamEntities(query: EntityQuery, onEntities: (entities: NormalizedEntity[]) => void | Promise<void>, opts?: CallOptions): Promise<StreamResult>
   getEntity(id: string, opts?: CallOptions): Promise<NormalizedEntity>
   temporal(id: string, query: TemporalQuery, opts?: CallOptions): Promise<TemporalSeries>
+  /**
+   * The history of every entity an entity query selects (GET /temporal/entities), page by page like
+   * streamEntities. A broker's 206 (a shortened window) is taken as it is: ask for aggregated values
+   * or a shorter window when whole histories matter.
+   */
+  streamTemporal(
+    entities: Pick<EntityQuery, 'type' | 'q' | 'limit'>,
+    query: TemporalQuery,
+    onEntities: (entities: TemporalEntity[]) => void | Promise<void>,
+    opts?: CallOptions,
+  ): Promise<StreamResult>
   listTypes(opts?: CallOptions): Promise<string[]>
   getType(type: string, opts?: CallOptions): Promise<TypeInfo>
   listAttributes(opts?: CallOptions): Promise<string[]>
@@ -139,16 +150,20 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
 
   const get = (url: string, opts: CallOptions = {}) => getJson(http, url, opts)
 
-  function entityPaging(query: EntityQuery, opts: CallOptions): PagingOptions {
-    const params = entityQueryParams(query)
-    const endpoint = `${broker.api}/entities`
+  function entityPaging(
+    endpoint: string,
+    params: Record<string, string | string[] | number | undefined>,
+    normalize: (item: unknown) => unknown,
+    query: Pick<EntityQuery, 'limit'>,
+    opts: CallOptions,
+  ): PagingOptions {
     return {
       pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
       // Each page is normalised as it arrives, while the broker prepares the next ones (not all
       // 50,000 at the end); items the pager will drop (no string id) are left as they are.
       load: async (url, signal) => {
         const page = toPage(await get(url, { ...opts, signal }))
-        return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalizeEntity(item) : item)) }
+        return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalize(item) : item)) }
       },
       cap: Math.min(query.limit ?? Infinity, maxEntities),
       pageSize: startingPageSize(pageSizes, broker.api, maxPageSize),
@@ -160,12 +175,15 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
 
   return {
     async queryEntities(query, opts = {}) {
-      const collected = await collectPages(entityPaging(query, opts))
+      const collected = await collectPages(entityPaging(`${broker.api}/entities`, entityQueryParams(query), normalizeEntity, query, opts))
       return { entities: collected.items as NormalizedEntity[], total: collected.total, truncated: collected.truncated }
     },
 
     streamEntities(query, onEntities, opts = {}) {
-      return streamPages({ ...entityPaging(query, opts), onItems: (items) => onEntities(items as NormalizedEntity[]) })
+      return streamPages({
+        ...entityPaging(`${broker.api}/entities`, entityQueryParams(query), normalizeEntity, query, opts),
+        onItems: (items) => onEntities(items as NormalizedEntity[]),
+      })
     },
 
     async getEntity(id, opts = {}) {
@@ -176,6 +194,15 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
     async temporal(id, query, opts = {}) {
       const url = `${temporalApi}/temporal/entities/${encode(checkedId(id))}`
       return fetchTemporal((params) => get(url + queryString(params), opts), query, { id })
+    },
+
+    streamTemporal(entities, query, onEntities, opts = {}) {
+      const params = { ...entityQueryParams({ type: entities.type, q: entities.q }), ...temporalParams(validateTemporalQuery(query)) }
+      const normalize = (item: unknown): TemporalEntity => ({ id: (item as { id: string }).id, series: normalizeTemporal(item) })
+      return streamPages({
+        ...entityPaging(`${temporalApi}/temporal/entities`, params, normalize, entities, opts),
+        onItems: (items) => onEntities(items as TemporalEntity[]),
+      })
     },
 
     async listTypes(opts = {}) {

@@ -1,0 +1,75 @@
+import { z } from 'zod'
+
+import { createCacheFromEnv } from '@/cache'
+import { env } from '@/env'
+import { ATTRIBUTE_NAME } from '@/fields/patterns'
+import type { BufferReply } from '@/http/pagesRoute'
+import { NgsiError } from '@/ngsi'
+import { brokerClient } from '@/utilities/broker'
+import { HttpError } from '@/utilities/httpErrors'
+import { layerFeatures, toLayerSpec } from '@/utilities/layers'
+
+import { createHistoryService, HistoryError, historyAggregations, type HistoryService, historyWindows } from './history'
+import { cachedAnswer, citySchema, parseSearch, readableLayer } from './layerRoute'
+
+export const HISTORY_UNAVAILABLE = "History is not available from this city's broker"
+
+// On globalThis, like the feature service: one history cache per process for every bundle.
+const SERVICE = Symbol.for('citydash.layerHistoryService')
+const processWide = globalThis as { [SERVICE]?: HistoryService }
+
+function layerHistory(): HistoryService {
+  processWide[SERVICE] ??= createHistoryService({
+    client: brokerClient(),
+    cache: createCacheFromEnv({ redisUrl: env().REDIS_URL, keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
+    features: layerFeatures(),
+  })
+  return processWide[SERVICE]
+}
+
+const searchSchema = z
+  .strictObject({
+    attributes: z
+      .string()
+      .max(600)
+      .transform((text) => [...new Set(text.split(',').map((name) => name.trim()))])
+      .pipe(z.array(z.string().regex(ATTRIBUTE_NAME, 'attribute names: a letter, then letters, digits or _')).min(1).max(8)),
+    window: z.enum(historyWindows, { error: `window: one of ${historyWindows.join(', ')}` }).default('day'),
+    aggregation: z.enum(historyAggregations, { error: `aggregation: one of ${historyAggregations.join(', ')}` }).default('avg'),
+    entity: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s,<>"]{1,1024}$/, 'entity: an entity id (a URI)')
+      .optional(),
+    city: citySchema,
+  })
+  .refine((search) => search.aggregation !== 'raw' || search.entity, { message: 'aggregation=raw needs an entity', path: ['aggregation'] })
+
+/**
+ * GET /api/layers/{id}/history?attributes=a,b[&window=hour|day|week|month][&aggregation=avg|min|max|raw]
+ * [&entity=urn:…][&city=tenant] → the layer's history as JSON (`History`), with the access rules,
+ * tenant, cache and ETag/304 of the features route. A broker without a temporal API gives 501.
+ * Served by src/pages/api/layers/[id]/history.ts.
+ */
+export async function historyReply(request: Request, rawId: string): Promise<BufferReply> {
+  const search = parseSearch(new URL(request.url), searchSchema, ['attributes', 'window', 'aggregation', 'entity', 'city'])
+  const { layer, tenant } = await readableLayer(request, rawId, search.city)
+  const known = layer.attributes ?? []
+  const unknown = search.attributes.filter((name) => !known.includes(name))
+  if (unknown.length) throw new HttpError(400, `Unknown attribute "${unknown[0]}": this layer has ${known.join(', ') || 'none'}`)
+
+  const result = await layerHistory()
+    .get(toLayerSpec(layer), layer.name, search, { tenant })
+    .catch((error: unknown) => {
+      if (error instanceof HistoryError) throw new HttpError(404, error.message)
+      if (error instanceof NgsiError) {
+        if (error.kind === 'not-supported') throw new HttpError(501, HISTORY_UNAVAILABLE)
+        const reason = error.kind === 'unknown-tenant' ? 'the city is unknown to the context broker' : 'the context broker is unavailable'
+        throw new HttpError(503, `History cannot be loaded right now: ${reason}`, { 'Retry-After': '30' })
+      }
+      throw error
+    })
+
+  const { headers, notModified } = cachedAnswer(request, layer, result.etag, result.state)
+  if (notModified) return { status: 304, headers }
+  return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: result.json }
+}
