@@ -11,59 +11,11 @@ import { createSwrCache } from '@/cache'
 import { type NgsiClient, NgsiError, rowsToQuery, type TemporalQuery, type TemporalSeries } from '@/ngsi'
 
 import type { LayerFeatureService, LayerSpec } from './features'
+import { HISTORY_WINDOWS, type History, type HistoryAggregation, type HistoryRequest, type HistoryWindow } from './historyData'
 
-const MINUTE_MS = 60_000
-const HOUR_MS = 60 * MINUTE_MS
-const DAY_MS = 24 * HOUR_MS
+export { HISTORY_WINDOWS, historyAggregations, historyWindows, type History, type HistoryRequest } from './historyData'
 
-/** Each window's span and the period its values are aggregated over (an ISO 8601 duration for the broker). */
-export const HISTORY_WINDOWS = {
-  hour: { spanMs: HOUR_MS, period: 'PT5M', periodMs: 5 * MINUTE_MS },
-  day: { spanMs: DAY_MS, period: 'PT1H', periodMs: HOUR_MS },
-  week: { spanMs: 7 * DAY_MS, period: 'PT2H', periodMs: 2 * HOUR_MS },
-  month: { spanMs: 30 * DAY_MS, period: 'PT12H', periodMs: 12 * HOUR_MS },
-} as const
-export type HistoryWindow = keyof typeof HISTORY_WINDOWS
-export const historyWindows = Object.keys(HISTORY_WINDOWS) as HistoryWindow[]
-
-/** avg, min, max per period; raw: every reading (one entity only). */
-export const historyAggregations = ['avg', 'min', 'max', 'raw'] as const
-export type HistoryAggregation = (typeof historyAggregations)[number]
 type Method = Exclude<HistoryAggregation, 'raw'>
-
-export interface HistoryRequest {
-  attributes: string[]
-  window: HistoryWindow
-  aggregation: HistoryAggregation
-  /** One entity of the layer; without it, the layer's entities together. */
-  entity?: string
-}
-
-export interface HistorySeries {
-  attribute: string
-  unit?: string
-  /** One per entry of `times`; null where the period has no numeric reading. */
-  values: (number | null)[]
-}
-
-/** The route's JSON body. */
-export interface History {
-  layer: { id: string; name: string }
-  entity?: { id: string; name?: string }
-  window: HistoryWindow
-  aggregation: HistoryAggregation
-  /** The aggregation period (ISO 8601 duration); absent for raw readings. */
-  period?: string
-  from: string
-  to: string
-  /** Who aggregated: the broker (its aggrMethods) or this server (from raw readings). */
-  aggregatedBy?: 'broker' | 'server'
-  /** Entities whose history went into the figures. */
-  entities: number
-  /** Period starts (or reading times for raw), ms since the epoch, oldest first. */
-  times: number[]
-  series: HistorySeries[]
-}
 
 /** The window ends with the period under way, so one cached answer serves the whole period. */
 export function windowBounds(window: HistoryWindow, nowMs: number): { fromMs: number; toMs: number } {

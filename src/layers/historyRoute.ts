@@ -10,9 +10,8 @@ import { HttpError } from '@/utilities/httpErrors'
 import { layerFeatures, toLayerSpec } from '@/utilities/layers'
 
 import { createHistoryService, HistoryError, historyAggregations, type HistoryService, historyWindows } from './history'
+import { HISTORY_UNAVAILABLE } from './historyData'
 import { cachedAnswer, citySchema, parseSearch, readableLayer } from './layerRoute'
-
-export const HISTORY_UNAVAILABLE = "History is not available from this city's broker"
 
 // On globalThis, like the feature service: one history cache per process for every bundle.
 const SERVICE = Symbol.for('citydash.layerHistoryService')
