@@ -36,6 +36,7 @@ export function EntityTableBlock(block: EntityTableBlockData) {
         columns={columns}
         units={state.meta?.units ?? {}}
         pageSize={block.pageSize ?? 20}
+        history={{ layerId, city: state.city }}
         onShow={(feature) => focusFeature(layerId, String(feature.id))}
       />
     </section>
