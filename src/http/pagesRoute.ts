@@ -10,8 +10,8 @@ import { errorResponse } from '@/utilities/httpErrors'
 // next/dist/server/send-response.js) and compresses the body again, and every answer goes through a
 // web Response (a copy of the body, a web stream). Here the header reaches the client, Next's
 // compression sees it and leaves the body alone, and the cached buffer is written as it is. Only
-// Node's request/response are used (tests mount the routes as they are).
-export const pagesRouteConfig = { api: { bodyParser: false, responseLimit: false } }
+// Node's request/response are used (tests mount the routes as they are). Each route exports
+// `config = { api: { bodyParser: false, responseLimit: false } }` itself: Next reads it statically.
 
 type Req = Pick<NextApiRequest, 'method' | 'url' | 'headers' | 'query'>
 

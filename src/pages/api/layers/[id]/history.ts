@@ -1,7 +1,7 @@
-import { getRouteById, pagesRouteConfig } from '@/http/pagesRoute'
+import { getRouteById } from '@/http/pagesRoute'
 import { historyReply } from '@/layers/historyRoute'
 
-// Why a Pages API route: src/http/pagesRoute.ts.
-export const config = pagesRouteConfig
+// Why a Pages API route: src/http/pagesRoute.ts. Next reads this literal at build time.
+export const config = { api: { bodyParser: false, responseLimit: false } }
 
 export default getRouteById(historyReply)
