@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 
 import type { NextApiRequest } from 'next'
 
-import { errorResponse } from '@/utilities/httpErrors'
+import { errorResponse } from './errors'
 
 // Layer answers are served by Pages API routes on purpose. Layer bodies are gzipped once, when
 // loaded, and cached that way. An App Router route handler cannot send them as they are in Next 16:

@@ -2,12 +2,13 @@ import { gunzipSync } from 'node:zlib'
 
 import { z } from 'zod'
 
+import { HttpError } from '@/http/errors'
 import type { BufferReply } from '@/http/pagesRoute'
-import { bboxSchema, NgsiError } from '@/ngsi'
-import { HttpError } from '@/utilities/httpErrors'
-import { layerFeatures, toLayerSpec } from '@/utilities/layers'
+import { bboxSchema, NgsiError, tenantSchema } from '@/ngsi'
+import { layerFeatures } from '@/services'
 
-import { cachedAnswer, citySchema, parseSearch, readableLayer } from './layerRoute'
+import { cachedAnswer, parseSearch, readableLayer } from './layerRoute'
+import { toLayerSpec } from './service'
 
 const searchSchema = z.strictObject({
   bbox: z
@@ -16,7 +17,7 @@ const searchSchema = z.strictObject({
     .transform((text) => text.split(',').map((part) => (part.trim() === '' ? Number.NaN : Number(part))))
     .pipe(bboxSchema)
     .optional(),
-  city: citySchema,
+  city: tenantSchema.optional(),
 })
 
 /**

@@ -1,30 +1,14 @@
 import { z } from 'zod'
 
-import { createCacheFromEnv } from '@/cache'
-import { env } from '@/env'
-import { ATTRIBUTE_NAME } from '@/fields/patterns'
+import { HttpError } from '@/http/errors'
 import type { BufferReply } from '@/http/pagesRoute'
-import { NgsiError } from '@/ngsi'
-import { brokerClient } from '@/utilities/broker'
-import { HttpError } from '@/utilities/httpErrors'
-import { layerFeatures, toLayerSpec } from '@/utilities/layers'
+import { attributeNameSchema, NgsiError, tenantSchema } from '@/ngsi'
+import { layerHistory } from '@/services'
 
-import { createHistoryService, HistoryError, historyAggregations, type HistoryService, historyWindows } from './history'
+import { HistoryError, historyAggregations, historyWindows } from './history'
 import { HISTORY_UNAVAILABLE } from './historyData'
-import { cachedAnswer, citySchema, parseSearch, readableLayer } from './layerRoute'
-
-// On globalThis, like the feature service: one history cache per process for every bundle.
-const SERVICE = Symbol.for('citydash.layerHistoryService')
-const processWide = globalThis as { [SERVICE]?: HistoryService }
-
-function layerHistory(): HistoryService {
-  processWide[SERVICE] ??= createHistoryService({
-    client: brokerClient(),
-    cache: createCacheFromEnv({ redisUrl: env().REDIS_URL, keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
-    features: layerFeatures(),
-  })
-  return processWide[SERVICE]
-}
+import { cachedAnswer, parseSearch, readableLayer } from './layerRoute'
+import { toLayerSpec } from './service'
 
 const searchSchema = z
   .strictObject({
@@ -32,14 +16,14 @@ const searchSchema = z
       .string()
       .max(600)
       .transform((text) => [...new Set(text.split(',').map((name) => name.trim()))])
-      .pipe(z.array(z.string().regex(ATTRIBUTE_NAME, 'attribute names: a letter, then letters, digits or _')).min(1).max(8)),
+      .pipe(z.array(attributeNameSchema).min(1).max(8)),
     window: z.enum(historyWindows, { error: `window: one of ${historyWindows.join(', ')}` }).default('day'),
     aggregation: z.enum(historyAggregations, { error: `aggregation: one of ${historyAggregations.join(', ')}` }).default('avg'),
     entity: z
       .string()
       .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s,<>"]{1,1024}$/, 'entity: an entity id (a URI)')
       .optional(),
-    city: citySchema,
+    city: tenantSchema.optional(),
   })
   .refine((search) => search.aggregation !== 'raw' || search.entity, { message: 'aggregation=raw needs an entity', path: ['aggregation'] })
 

@@ -4,15 +4,13 @@
 import { z } from 'zod'
 
 import { env } from '@/env'
-import { TENANT_NAME } from '@/fields/patterns'
+import { HttpError } from '@/http/errors'
 import type { MapLayer } from '@/payload-types'
-import { HttpError } from '@/utilities/httpErrors'
-import { canReadLayer, cityTenants, findLayer } from '@/utilities/layers'
 import { payloadClient } from '@/utilities/queries'
 
-const layerId = z.string().regex(/^(\d{1,12}|[0-9a-f]{24})$/i, 'layer id: a number or an object id')
+import { canReadLayer, cityTenants, findLayer } from './service'
 
-export const citySchema = z.string().regex(TENANT_NAME, 'city: letters, digits, - and _ only').optional()
+const layerId = z.string().regex(/^(\d{1,12}|[0-9a-f]{24})$/i, 'layer id: a number or an object id')
 
 /** The search parameters, each at most once, none unknown, validated by `schema`. */
 export function parseSearch<Schema extends z.ZodType>(url: URL, schema: Schema, allowed: string[]): z.output<Schema> {

@@ -1,8 +1,8 @@
 import type { Block, SelectFieldSingleValidation, TextFieldManyValidation } from 'payload'
 
 import { cityField, layersField } from '@/fields/dashboard'
-import { ATTRIBUTE_NAME } from '@/fields/patterns'
 import { historyAggregations, historyWindows } from '@/layers/historyData'
+import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE } from '@/ngsi'
 
 const AGGREGATION_LABELS = { avg: 'Average per period', min: 'Minimum per period', max: 'Maximum per period', raw: 'Every reading (one place only)' }
 const WINDOW_LABELS = { hour: 'Last hour', day: 'Last 24 hours', week: 'Last 7 days', month: 'Last 30 days' }
@@ -10,7 +10,7 @@ const WINDOW_LABELS = { hour: 'Last hour', day: 'Last 24 hours', week: 'Last 7 d
 const validateAttributes: TextFieldManyValidation = (value) => {
   if (!value?.length) return 'Which attributes to chart?'
   const bad = value.find((name) => !ATTRIBUTE_NAME.test(name))
-  return bad === undefined ? true : `"${bad}" is not an attribute name: a letter, then letters, digits or _`
+  return bad === undefined ? true : `"${bad}": ${ATTRIBUTE_NAME_RULE}`
 }
 
 export const ChartBlock: Block = {

@@ -202,7 +202,7 @@ describe('GET /api/layers/{id}/history', () => {
     ['?attributes=no2&aggregation=median', 'aggregation'],
     ['?attributes=no2&aggregation=raw', 'aggregation=raw needs an entity'],
     ['?attributes=temperature', 'Unknown attribute "temperature"'],
-    ['?attributes=no2;drop', 'attribute names'],
+    ['?attributes=no2;drop', 'Letters, digits and _ only'],
     ['?attributes=no2&attributes=pm10', 'Give "attributes" once'],
     ['?attributes=no2&since=yesterday', 'Unsupported parameter "since"'],
     ['?attributes=no2&entity=not%20an%20id', 'entity'],
