@@ -6,11 +6,10 @@ import { createHash } from 'node:crypto'
 
 import { LRUCache } from 'lru-cache'
 
-import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
-import { createSwrCache } from '@/cache'
+import type { Cache, SwrCodec, SwrState } from '@/cache'
 import { type NgsiClient, NgsiError, rowsToQuery, type TemporalQuery, type TemporalSeries } from '@/ngsi'
 
-import type { LayerFeatureService, LayerSpec } from './features'
+import { type LayerFeatureService, type LayerSpec, swrPerRefresh } from './features'
 import { HISTORY_WINDOWS, type History, type HistoryAggregation, type HistoryRequest, type HistoryWindow } from './historyData'
 
 export { HISTORY_WINDOWS, historyAggregations, historyWindows, type History, type HistoryRequest } from './historyData'
@@ -133,27 +132,11 @@ export interface HistoryServiceOptions {
 const BROKER_METHODS: NonNullable<TemporalQuery['aggrMethods']> = ['sum', 'totalCount', 'min', 'max']
 
 export function createHistoryService({ client, cache, features, now = Date.now }: HistoryServiceOptions) {
-  const swrByRefresh = new Map<number, SwrCache<HistoryBody>>()
   const hot = new LRUCache<string, HistoryBody>({ max: 500, ttl: 1_000, ttlResolution: 0, perf: { now } })
   // Brokers (per tenant) that refused the aggregated representation: asked for raw readings from then on.
   const withoutAggregation = new LRUCache<string, true>({ max: 1_000, ttl: 3_600_000 })
 
-  function swrFor(refreshSeconds: number) {
-    let swr = swrByRefresh.get(refreshSeconds)
-    if (!swr) {
-      swr = createSwrCache<HistoryBody>({
-        cache,
-        codec,
-        now,
-        freshSeconds: refreshSeconds,
-        staleSeconds: refreshSeconds,
-        keepSeconds: Math.max(86_400, refreshSeconds * 2),
-        errorCooldownSeconds: Math.min(refreshSeconds, 15),
-      })
-      swrByRefresh.set(refreshSeconds, swr)
-    }
-    return swr
-  }
+  const swrFor = swrPerRefresh({ cache, codec, now, keepSeconds: 86_400 })
 
   /** Runs the aggregated query; a broker without the aggregated representation gets the raw one instead. */
   async function aggregatedOrRaw(tenant: string | undefined, run: (aggregated: boolean) => Promise<void>): Promise<'broker' | 'server'> {

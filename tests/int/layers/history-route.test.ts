@@ -1,26 +1,14 @@
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import type { History } from '@/layers/historyData'
+
 import { HOSTILE_NAME } from '../../../demo/broker/data'
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { startCountingProxy } from '../helpers/countingProxy'
 import { startHttpServer } from '../helpers/http'
 import { startPayload } from '../helpers/payload'
 import { authHeaders, signedInRoles } from '../helpers/users'
-
-type History = {
-  layer: { id: string; name: string }
-  entity?: { id: string; name?: string }
-  window: string
-  aggregation: string
-  period?: string
-  from: string
-  to: string
-  aggregatedBy?: string
-  entities: number
-  times: number[]
-  series: { attribute: string; unit?: string; values: (number | null)[] }[]
-}
 
 // The demo broker's clock stands still, so the route and the test read the same readings.
 const NOW = Date.now()
