@@ -78,3 +78,10 @@ export function historyToCsv(history: History): string {
 
 /** A time as charts and tables show it, in the reader's locale and time zone. */
 export const formatTime = (ms: number) => new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+
+/** The path of an entity's full history view (src/app/(frontend)/layers/[id]/history). */
+export function entityHistoryPath(layerId: string, entity: string, attributes: string[], city?: string): string {
+  const search = new URLSearchParams({ entity, attributes: attributes.join(',') })
+  if (city) search.set('city', city)
+  return `/layers/${encodeURIComponent(layerId)}/history?${search}`
+}

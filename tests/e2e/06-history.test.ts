@@ -58,7 +58,8 @@ beforeAll(async () => {
   // The admin's page editor with a Chart block, for the README.
   await openAdmin(chief, `${baseUrl}/admin/collections/pages`)
   await chief.getByRole('link', { name: 'Air over the week' }).first().click()
-  await chief.getByText('NO2 and PM10 this week').first().waitFor({ timeout: 30_000 })
+  await chief.locator('#field-title').waitFor({ timeout: 30_000 })
+  await chief.getByText('Chart', { exact: true }).first().waitFor({ timeout: 30_000 })
   await screenshot(chief, 'history-admin-editor')
   await chief.close()
 
@@ -129,9 +130,10 @@ describe('history a citizen can see', () => {
     await expect(citizen.locator('.history-chart__description').textContent()).resolves.toMatch(/last 7 days/)
   })
 
-  it('keeps an entity named with markup as text in the table, its chart and the popup; no script runs', async () => {
+  it('keeps an entity named with markup as text in the table, its chart and the popup; no script runs', { timeout: 180_000 }, async () => {
     await citizen.goto(`${baseUrl}/air-over-the-week`)
     const row = citizen.locator('.entity-table').getByRole('row').filter({ hasText: HOSTILE_NAME })
+    await row.waitFor({ timeout: 30_000 })
     await row.getByRole('button', { name: 'History (24 h)' }).click()
     await row.locator('canvas').waitFor({ timeout: 30_000 })
     await expect(row.locator('.history-chart__description').textContent()).resolves.toContain(`of ${HOSTILE_NAME}, readings`)

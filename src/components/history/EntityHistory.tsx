@@ -3,17 +3,11 @@
 import Link from 'next/link'
 import { useState } from 'react'
 
+import { entityHistoryPath } from '@/layers/historyData'
 import { featureName } from '@/layers/summary'
 import type { Feature } from '@/ngsi'
 
 import { HistoryChart } from './HistoryChart'
-
-/** The path of an entity's full history view (src/app/(frontend)/layers/[id]/history). */
-export function entityHistoryPath(layerId: string, entity: string, attributes: string[], city?: string): string {
-  const search = new URLSearchParams({ entity, attributes: attributes.join(',') })
-  if (city) search.set('city', city)
-  return `/layers/${encodeURIComponent(layerId)}/history?${search}`
-}
 
 /** The attributes of an entity worth charting: those with a number now (at most 8, as the route takes). */
 export const numericAttributes = (feature: Feature, attributes: string[]) =>

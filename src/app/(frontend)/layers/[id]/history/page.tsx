@@ -4,8 +4,7 @@ import { notFound } from 'next/navigation'
 import { z } from 'zod'
 
 import { HistoryChart } from '@/components/history/HistoryChart'
-import { entityHistoryPath } from '@/components/history/EntityHistory'
-import { historyWindows } from '@/layers/historyData'
+import { entityHistoryPath, historyWindows } from '@/layers/historyData'
 
 export const metadata: Metadata = { title: 'History', robots: { index: false } }
 
