@@ -137,6 +137,9 @@ describe('history a citizen can see', () => {
     await row.getByRole('button', { name: 'History (24 h)' }).click()
     await row.locator('canvas').waitFor({ timeout: 30_000 })
     await expect(row.locator('.history-chart__description').textContent()).resolves.toContain(`of ${HOSTILE_NAME}, readings`)
+    // The map draws once it is in view; then the row's "Show on map" opens the place's popup.
+    await citizen.locator('.map-frame').scrollIntoViewIfNeeded()
+    await citizen.locator('.map-frame[aria-busy="false"]').waitFor({ timeout: 30_000 })
     await row.getByRole('button', { name: 'Show on map' }).click()
     const popup = citizen.locator('.maplibregl-popup')
     await expect.poll(() => popup.locator('h3').textContent(), { timeout: 10_000 }).toBe(HOSTILE_NAME)
