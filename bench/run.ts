@@ -8,6 +8,7 @@
  *      loop; gzip size and bytes per feature. Then the same with a delay on every broker response,
  *      as for a broker on another host;
  *   2. a warm 1,000-feature layer under autocannon (50 connections, Accept-Encoding gzip as browsers send);
+ *   2b. the warm history route of that layer (a day of no2 and pm10, averaged per hour) under autocannon;
  *   3. If-None-Match on the 50,000 layer: 304s per second (every answer must be a 304);
  *   4. RSS of a freshly started server after 1,000 requests of the 50,000 layer;
  *   5. peak RSS of a freshly started server through one cold load of a 500,000-entity layer (the
@@ -305,6 +306,21 @@ async function measureWarm(stack: Stack, id: string | number): Promise<Metric[]>
   ]
 }
 
+async function measureHistory(stack: Stack, id: string | number): Promise<Metric[]> {
+  const url = `${stack.baseUrl}/api/layers/${id}/history?attributes=no2,pm10&window=day&aggregation=avg`
+  const first = await timedGet(url, GZIP)
+  expectStatus(first, 200, 'history priming request')
+  log(`Warm history: autocannon ${settings.connections} connections × ${settings.duration} s (load ${describeLoadAvg()})`)
+  await load({ url, connections: settings.connections, duration: 2, headers: GZIP })
+  const { summary, cpu } = await loadWithServerCpu(stack, { url, connections: settings.connections, duration: settings.duration, headers: GZIP })
+  expectOnly(summary, 200, 'warm history')
+  const note = `${first.body.byteLength} B JSON, cold ${Math.round(first.ms)} ms; ${describeLoad(summary)}; ${cpu}; load after ${describeLoadAvg()}`
+  return [
+    { name: 'warm history route (1,000 entities, a day per hour)', value: Math.round(summary.requestsPerSecond), unit: 'req/s', target: { op: '>=', value: 1_500 }, note },
+    { name: 'warm history route p99', value: summary.latencyP99, unit: 'ms', target: { op: '<=', value: 50 } },
+  ]
+}
+
 async function measureConditional(stack: Stack, id: string | number): Promise<Metric[]> {
   const url = featuresUrl(stack, id)
   const first = await timedGet(url, GZIP)
@@ -483,6 +499,7 @@ async function main() {
       note: `${settings.coldRuns * (settings.remoteLatencyMs > 0 ? 2 : 1) + 1} cold loads of the 50k layer, one at a time; RSS after them ${Math.round(afterCold.rssMB)} MB`,
     })
     metrics.push(...(await measureWarm(stack, warmLayer)))
+    metrics.push(...(await measureHistory(stack, warmLayer)))
     const big = await createLayer(stack.baseUrl, admin, bigLayer('Big 50,000'))
     metrics.push(...(await measureConditional(stack, big)))
     metrics.push(...(await measureRss(stack, big)))

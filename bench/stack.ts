@@ -172,7 +172,7 @@ async function startServer(baseUrl: string, port: number, env: NodeJS.ProcessEnv
 }
 
 function startBroker(port: number, entities: number, flavor: string, env: NodeJS.ProcessEnv, workDir: string): Started {
-  return start('broker', bin('tsx'), ['demo/broker/cli.ts', '--port', String(port), '--entities', String(entities), '--flavor', flavor], env, workDir)
+  return start('broker', bin('tsx'), ['demo/broker/cli.ts', '--port', String(port), '--entities', String(entities), '--flavor', flavor, '--temporal'], env, workDir)
 }
 
 /** The demo broker again on the same port with another data set (the app keeps its URL). */

@@ -4,6 +4,7 @@ import { GatewayClient } from '@/ai'
 import { createCache, createRedisClient, createRevalidatedTags, createSwrCache, type RevalidatedTags, type SwrCache } from '@/cache'
 import { env } from '@/env'
 import { createLayerFeatureService, type LayerFeatureService } from '@/layers/features'
+import { createHistoryService, type HistoryService } from '@/layers/history'
 import { cachedPageSizeMemory, createNgsiClient, type NgsiClient } from '@/ngsi'
 import { createRateLimiter, type RateLimiter } from '@/rate-limit'
 
@@ -19,6 +20,7 @@ type Services = {
   redis?: Redis | null
   broker?: NgsiClient
   layers?: LayerFeatureService
+  history?: HistoryService
   gateway?: GatewayClient
   revalidatedTags?: RevalidatedTags
   proxyCaches: Map<string, SwrCache<unknown>>
@@ -55,6 +57,7 @@ export function brokerClient(): NgsiClient {
   const settings = env()
   return (services().broker ??= createNgsiClient({
     brokerUrl: settings.NGSI_LD_BROKER_URL,
+    temporalUrl: settings.NGSI_LD_TEMPORAL_URL,
     tenant: settings.NGSI_LD_TENANT,
     contextUrl: settings.NGSI_LD_CONTEXT_URL,
     maxPageSize: settings.NGSI_LD_PAGE_SIZE,
@@ -71,6 +74,15 @@ export function layerFeatures(): LayerFeatureService {
   return (services().layers ??= createLayerFeatureService({
     client: brokerClient(),
     cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
+  }))
+}
+
+/** The layer history service (the temporal API), cached like the layer data. */
+export function layerHistory(): HistoryService {
+  return (services().history ??= createHistoryService({
+    client: brokerClient(),
+    cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
+    features: layerFeatures(),
   }))
 }
 

@@ -59,21 +59,15 @@ const codec: SwrCodec<LayerBody> = {
 }
 
 /**
- * Map layer data: broker → normalised features with alerts → one gzipped GeoJSON body, cached
- * stale-while-revalidate (Redis or in-process) and shared by every request and replica.
+ * One stale-while-revalidate cache per layer refresh interval: data is fresh for the interval, then
+ * served stale for as long while it reloads, and kept `keepSeconds` to answer a failing broker.
  */
-export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
-  const loadSlot = pLimit(maxConcurrentLoads)
-  const swrByRefresh = new Map<number, SwrCache<LayerBody>>()
-  // A one-second copy in process memory: hot layers are not re-read from Redis per request.
-  const hot = new LRUCache<string, LayerBody>({ max: 200, ttl: 1_000, ttlResolution: 0, perf: { now } })
-  const previews = new LRUCache<string, LayerPreview>({ max: 64 })
-  const staleVariants = new LRUCache<string, LayerBody>({ max: 32 })
-
-  function swrFor(refreshSeconds: number) {
-    let swr = swrByRefresh.get(refreshSeconds)
+export function swrPerRefresh<V>({ cache, codec, now, keepSeconds }: { cache: Cache; codec: SwrCodec<V>; now: () => number; keepSeconds: number }) {
+  const byRefresh = new Map<number, SwrCache<V>>()
+  return (refreshSeconds: number): SwrCache<V> => {
+    let swr = byRefresh.get(refreshSeconds)
     if (!swr) {
-      swr = createSwrCache<LayerBody>({
+      swr = createSwrCache<V>({
         cache,
         codec,
         now,
@@ -82,10 +76,24 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
         keepSeconds: Math.max(keepSeconds, refreshSeconds * 2),
         errorCooldownSeconds: Math.min(refreshSeconds, 15),
       })
-      swrByRefresh.set(refreshSeconds, swr)
+      byRefresh.set(refreshSeconds, swr)
     }
     return swr
   }
+}
+
+/**
+ * Map layer data: broker → normalised features with alerts → one gzipped GeoJSON body, cached
+ * stale-while-revalidate (Redis or in-process) and shared by every request and replica.
+ */
+export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
+  const loadSlot = pLimit(maxConcurrentLoads)
+  // A one-second copy in process memory: hot layers are not re-read from Redis per request.
+  const hot = new LRUCache<string, LayerBody>({ max: 200, ttl: 1_000, ttlResolution: 0, perf: { now } })
+  const previews = new LRUCache<string, LayerPreview>({ max: 64 })
+  const staleVariants = new LRUCache<string, LayerBody>({ max: 32 })
+
+  const swrFor = swrPerRefresh({ cache, codec, now, keepSeconds })
 
   /** Broker pages → features → gzip as they arrive; a failure midway discards the whole load. */
   async function load(layer: LayerSpec, tenant: string | undefined): Promise<LayerBody> {

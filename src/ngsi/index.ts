@@ -66,6 +66,7 @@ export {
   temporalParams,
   temporalQuerySchema,
   validateTemporalQuery,
+  type TemporalEntity,
   type TemporalPoint,
   type TemporalQuery,
   type TemporalSeries,

@@ -2,22 +2,10 @@
 
 import { availableFeatures, totalOf, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
+import { download, fileName } from '@/components/dashboard/download'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import { featuresToCsv, featuresToGeoJson } from '@/layers/summary'
 import type { EntityTableBlock as EntityTableBlockData } from '@/payload-types'
-
-function download(text: string, type: string, filename: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = filename
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 1_000)
-}
-
-const fileName = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'data'
 
 /** A layer's features as a sortable, paginated table, downloadable as CSV and GeoJSON. */
 export function EntityTableBlock(block: EntityTableBlockData) {
@@ -48,6 +36,7 @@ export function EntityTableBlock(block: EntityTableBlockData) {
         columns={columns}
         units={state.meta?.units ?? {}}
         pageSize={block.pageSize ?? 20}
+        history={{ layerId, city: state.city }}
         onShow={(feature) => focusFeature(layerId, String(feature.id))}
       />
     </section>

@@ -63,7 +63,7 @@ export function MapViewBlock(block: MapViewBlockData) {
           basemap={basemap}
           token={data.mapToken}
           place={place}
-          layers={layers.map((state) => ({ layer: data.layers[state.layerId], features: state.features, units: state.meta?.units ?? {}, visible: !hidden[state.layerId] }))}
+          layers={layers.map((state) => ({ layer: data.layers[state.layerId], features: state.features, units: state.meta?.units ?? {}, visible: !hidden[state.layerId], city: state.city }))}
           onIdle={() => setDrawn(!loading)}
         />
       </div>
@@ -114,6 +114,7 @@ export function MapViewBlock(block: MapViewBlockData) {
               columns={layer.popupAttributes}
               units={state.meta?.units ?? {}}
               pageSize={20}
+              history={{ layerId: state.layerId, city: state.city }}
               onShow={(feature) => {
                 focusFeature(state.layerId, String(feature.id))
                 document.getElementById(regionId)?.scrollIntoView({ behavior: 'smooth', block: 'center' })

@@ -26,6 +26,7 @@ import {
 } from 'react-map-gl/maplibre'
 
 import { useDashboard } from '@/components/dashboard/DashboardProvider'
+import { EntityHistory } from '@/components/history/EntityHistory'
 import { displayValue, featureName, observedAgo } from '@/layers/summary'
 import { ALERT_OUTLINES, MARKER_SHAPE_PX, markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
@@ -34,7 +35,7 @@ import type { DashboardLayer } from '@/layers/types'
 
 import { ALERT_COLOURS } from './colours'
 
-export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; units: Record<string, string>; visible: boolean }
+export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; units: Record<string, string>; visible: boolean; city: string }
 
 type Props = {
   label: string
@@ -306,7 +307,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
       )}
       {popup && popupLayer && popupFeature && (
         <Popup longitude={popup.longitude} latitude={popup.latitude} onClose={() => setPopup(undefined)} closeOnClick={false} maxWidth="300px">
-          <FeaturePopup feature={popupFeature} layer={popupLayer.layer} units={popupLayer.units} />
+          <FeaturePopup feature={popupFeature} layer={popupLayer.layer} units={popupLayer.units} city={popupLayer.city} />
         </Popup>
       )}
     </Map>
@@ -314,7 +315,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
 }
 
 /** Entity values are untrusted: React renders them as text, never as HTML. */
-function FeaturePopup({ feature, layer, units }: { feature: Feature; layer: DashboardLayer; units: Record<string, string> }) {
+function FeaturePopup({ feature, layer, units, city }: { feature: Feature; layer: DashboardLayer; units: Record<string, string>; city: string }) {
   const alert = feature.properties.alert as { level?: string; message?: string } | undefined
   const now = useNow(30_000)
   const ago = observedAgo(feature.properties.observedAt, now)
@@ -334,6 +335,7 @@ function FeaturePopup({ feature, layer, units }: { feature: Feature; layer: Dash
           ))}
       </dl>
       {ago && <p className="muted">observed {ago}</p>}
+      <EntityHistory layerId={layer.id} feature={feature} attributes={layer.popupAttributes} city={city || undefined} />
     </div>
   )
 }

@@ -2,6 +2,7 @@
 
 import { useMemo, useState } from 'react'
 
+import { EntityHistory } from '@/components/history/EntityHistory'
 import { displayValue, featureName, type SortDirection, sortFeatures } from '@/layers/summary'
 import type { Feature } from '@/ngsi'
 
@@ -16,13 +17,15 @@ type Props = {
   pageSize: number
   /** Offered per row when the features are also on a map. */
   onShow?: (feature: Feature) => void
+  /** Each row opens its entity's history from this layer (and city). */
+  history?: { layerId: string; city?: string }
   captionHidden?: boolean
 }
 
 const label = (column: string) => (column === 'name' ? 'Name' : column)
 
 /** A sortable, paginated table of features; entity values are rendered as text, never as HTML. */
-export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, captionHidden }: Props) {
+export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, history, captionHidden }: Props) {
   // The first column names the row (the entity's name, else its id).
   const columns = chosen.filter((column) => column !== 'name')
   const [sort, setSort] = useState<{ column: string; direction: SortDirection }>()
@@ -61,12 +64,17 @@ export function FeatureTable({ caption, features, total = features.length, colum
                   <span className="sr-only">Map</span>
                 </th>
               )}
+              {history && (
+                <th scope="col">
+                  <span className="sr-only">History</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
             {rows.length === 0 && !complete && (
               <tr>
-                <td colSpan={columns.length + (onShow ? 2 : 1)}>Loading the rows…</td>
+                <td colSpan={columns.length + 1 + (onShow ? 1 : 0) + (history ? 1 : 0)}>Loading the rows…</td>
               </tr>
             )}
             {rows.map((feature) => (
@@ -80,6 +88,11 @@ export function FeatureTable({ caption, features, total = features.length, colum
                     <button type="button" className="link-button" onClick={() => onShow(feature)}>
                       Show on map
                     </button>
+                  </td>
+                )}
+                {history && (
+                  <td>
+                    <EntityHistory layerId={history.layerId} feature={feature} attributes={columns} city={history.city || undefined} />
                   </td>
                 )}
               </tr>

@@ -1,45 +1,7 @@
-import type { ServerResponse } from 'node:http'
-
-import type { NextApiRequest } from 'next'
-
+import { getRouteById } from '@/http/pagesRoute'
 import { featuresReply } from '@/layers/featuresRoute'
-import { errorResponse } from '@/http/errors'
 
-// A Pages API route on purpose. Layer bodies are gzipped once, when loaded, and cached that way.
-// An App Router route handler cannot send them as they are in Next 16: `next start` drops its
-// Content-Encoding header (FORBIDDEN_HEADERS in next/dist/server/send-response.js) and compresses
-// the body again, and every answer goes through a web Response (a copy of the body, a web stream).
-// Here the header reaches the client, Next's compression sees it and leaves the body alone, and the
-// cached buffer is written as it is. Only Node's request/response are used (tests mount it as is).
+// Why a Pages API route: src/http/pagesRoute.ts. Next reads this literal at build time.
 export const config = { api: { bodyParser: false, responseLimit: false } }
 
-type Req = Pick<NextApiRequest, 'method' | 'url' | 'headers' | 'query'>
-
-function toRequest(req: Req): Request {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
-  }
-  return new Request(new URL(req.url ?? '/', 'http://localhost'), { headers })
-}
-
-async function send(res: ServerResponse, response: Response) {
-  res.statusCode = response.status
-  response.headers.forEach((value, name) => res.setHeader(name, value))
-  res.end(Buffer.from(await response.arrayBuffer()))
-}
-
-export default async function features(req: Req, res: ServerResponse) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    await send(res, Response.json({ error: 'Method not allowed' }, { status: 405, headers: { Allow: 'GET, HEAD' } }))
-    return
-  }
-  const request = toRequest(req)
-  try {
-    const reply = await featuresReply(request, String(req.query.id))
-    res.writeHead(reply.status, reply.headers)
-    res.end(reply.body)
-  } catch (error) {
-    await send(res, errorResponse(error, request))
-  }
-}
+export default getRouteById(featuresReply)
