@@ -23,9 +23,11 @@ RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
 WORKDIR /app
-# NODE_OPTIONS: as .npmrc sets it for npm scripts (Lexical's entry points, see .npmrc).
+# NODE_OPTIONS: the conditions as .npmrc sets them for npm scripts (Lexical's entry points, see
+# .npmrc); the heap cap and malloc arenas as scripts/start.ts gives the server (why: see there).
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--conditions=production \
+    NODE_OPTIONS="--conditions=production --max-old-space-size=384" \
+    MALLOC_ARENA_MAX=2 \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \
     HOSTNAME=0.0.0.0 \

@@ -1,3 +1,5 @@
+import path from 'node:path'
+
 import { withPayload } from '@payloadcms/next/withPayload'
 
 const securityHeaders = [
@@ -11,6 +13,8 @@ const securityHeaders = [
 const nextConfig = {
   output: 'standalone',
   poweredByHeader: false,
+  // Next's own cache, with revalidations shared by replicas through Redis when REDIS_URL is set.
+  cacheHandler: path.join(import.meta.dirname, 'src', 'cache', 'nextCacheHandler.mjs'),
   // Payload picks the log level of an error by its class name (Forbidden, NotFound … at info):
   // minified server bundles rename classes, and every refusal would be logged as a fault with a stack.
   experimental: { serverMinification: false },

@@ -8,6 +8,7 @@
  *      loop; gzip size and bytes per feature. Then the same with a delay on every broker response,
  *      as for a broker on another host;
  *   2. a warm 1,000-feature layer under autocannon (50 connections, Accept-Encoding gzip as browsers send);
+ *   2b. the warm history route of that layer (a day of no2 and pm10, averaged per hour) under autocannon;
  *   3. If-None-Match on the 50,000 layer: 304s per second (every answer must be a 304);
  *   4. RSS of a freshly started server after 1,000 requests of the 50,000 layer;
  *   5. peak RSS of a freshly started server through one cold load of a 500,000-entity layer (the
@@ -52,7 +53,7 @@ import {
   timedGet,
   withTimeout,
 } from './lib'
-import { alive, createLayer, restartBroker, restartServer, seedSite, startStack, stopAll, type Admin, type LayerInput, type Stack } from './stack'
+import { alive, createLayer, restartBroker, restartServer, seedSite, serverProcessOf, startStack, stopAll, type Admin, type LayerInput, type Stack } from './stack'
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -195,7 +196,7 @@ interface ColdSeries {
 /** Floor and cold app request, alternating, so that a change in machine load hits both alike. */
 async function coldSeries(stack: Stack, admin: Admin, label: string): Promise<ColdSeries> {
   const pageSize = settings.pageSize ?? 1000
-  const server = serverProcess(stack).pid
+  const server = serverProcessOf(stack).pid
   const broker = brokerProcess(stack).pid
   const floors: number[] = []
   const colds: number[] = []
@@ -284,7 +285,7 @@ async function measureCold(stack: Stack, admin: Admin): Promise<Metric[]> {
 
 /** A load run, with the app server's CPU time per request: steadier than req/s on a busy machine. */
 async function loadWithServerCpu(stack: Stack, options: Parameters<typeof load>[0]) {
-  const pid = serverProcess(stack).pid
+  const pid = serverProcessOf(stack).pid
   const before = cpuTimeMs(pid)
   const summary = await load(options)
   const used = cpuTimeMs(pid) - before
@@ -304,6 +305,21 @@ async function measureWarm(stack: Stack, id: string | number): Promise<Metric[]>
   return [
     { name: `warm ${count}-feature layer`, value: Math.round(summary.requestsPerSecond), unit: 'req/s', target: { op: '>=', value: 1_500 }, note },
     { name: `warm ${count}-feature layer p99`, value: summary.latencyP99, unit: 'ms', target: { op: '<=', value: 50 } },
+  ]
+}
+
+async function measureHistory(stack: Stack, id: string | number): Promise<Metric[]> {
+  const url = `${stack.baseUrl}/api/layers/${id}/history?attributes=no2,pm10&window=day&aggregation=avg`
+  const first = await timedGet(url, GZIP)
+  expectStatus(first, 200, 'history priming request')
+  log(`Warm history: autocannon ${settings.connections} connections × ${settings.duration} s (load ${describeLoadAvg()})`)
+  await load({ url, connections: settings.connections, duration: 2, headers: GZIP })
+  const { summary, cpu } = await loadWithServerCpu(stack, { url, connections: settings.connections, duration: settings.duration, headers: GZIP })
+  expectOnly(summary, 200, 'warm history')
+  const note = `${first.body.byteLength} B JSON, cold ${Math.round(first.ms)} ms; ${describeLoad(summary)}; ${cpu}; load after ${describeLoadAvg()}`
+  return [
+    { name: 'warm history route (1,000 entities, a day per hour)', value: Math.round(summary.requestsPerSecond), unit: 'req/s', target: { op: '>=', value: 1_500 }, note },
+    { name: 'warm history route p99', value: summary.latencyP99, unit: 'ms', target: { op: '<=', value: 50 } },
   ]
 }
 
@@ -339,13 +355,6 @@ function brokerProcess(stack: Stack): { pid: number; command: string } {
   return broker
 }
 
-/** The process that serves HTTP: Next's server names itself next-server. */
-function serverProcess(stack: Stack): { pid: number; command: string } {
-  const tree = processTree(stack.server.child.pid ?? 0)
-  const server = tree.find((proc) => proc.command.startsWith('next-server')) ?? tree.at(-1)
-  if (!server) throw new BenchError('the server process is gone')
-  return server
-}
 
 /**
  * A fresh server (the earlier cold loads leave the heap at its high-water mark), one cold load of the
@@ -354,7 +363,7 @@ function serverProcess(stack: Stack): { pid: number; command: string } {
 async function measureRss(stack: Stack, id: string | number): Promise<Metric[]> {
   log('RSS: restarting the app server')
   await restartServer(stack)
-  const server = serverProcess(stack)
+  const server = serverProcessOf(stack)
   const idle = memoryOf(server.pid)
   const url = featuresUrl(stack, id)
   const first = await timedGet(url, GZIP)
@@ -402,7 +411,7 @@ async function measureHuge(stack: Stack, admin: Admin): Promise<Metric[]> {
   log(`Huge: restarting the demo broker with ${entities} AirQualityObserved and the app server`)
   await restartBroker(stack, entities, settings.flavor)
   await restartServer(stack)
-  const server = serverProcess(stack)
+  const server = serverProcessOf(stack)
   const idle = memoryOf(server.pid)
   const id = await createLayer(stack.baseUrl, admin, { ...bigLayer(`Huge ${entities}`), maxFeatures: entities })
   const serverBefore = cpuTimeMs(server.pid)
@@ -500,7 +509,7 @@ async function main() {
       workDir,
       log,
     })
-    const server = serverProcess(stack)
+    const server = serverProcessOf(stack)
     log(`App up (server pid ${server.pid}, ${server.command}, ${Math.round(memoryOf(server.pid).rssMB)} MB); seeding an admin, the cities and layers`)
     const admin = await seedSite(stack.baseUrl)
     const warmLayer = await createLayer(stack.baseUrl, admin, { name: 'Warm 1,000', entityType: ENTITY_TYPE, attributes: ATTRIBUTES, maxFeatures: 1_000 })
@@ -515,6 +524,7 @@ async function main() {
       note: `${settings.coldRuns * (settings.remoteLatencyMs > 0 ? 2 : 1) + 1} cold loads of the 50k layer, one at a time; RSS after them ${Math.round(afterCold.rssMB)} MB`,
     })
     metrics.push(...(await measureWarm(stack, warmLayer)))
+    metrics.push(...(await measureHistory(stack, warmLayer)))
     const big = await createLayer(stack.baseUrl, admin, bigLayer('Big 50,000'))
     metrics.push(...(await measureConditional(stack, big)))
     metrics.push(...(await measureRss(stack, big)))

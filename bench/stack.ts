@@ -10,7 +10,7 @@ import { buildIsCurrent, standaloneIsComplete } from '../scripts/build'
 import { migrate } from '../scripts/processes'
 import { productionServer } from '../scripts/start'
 
-import { BenchError, sleep, tail } from './lib'
+import { BenchError, processTree, sleep, tail } from './lib'
 
 const bin = (name: string) => path.join('node_modules', '.bin', name)
 
@@ -171,9 +171,8 @@ async function startServer(baseUrl: string, port: number, env: NodeJS.ProcessEnv
   return server
 }
 
-/** Stops the app server and starts a fresh one on the same database (empty in-process caches). */
 function startBroker(port: number, entities: number, flavor: string, env: NodeJS.ProcessEnv, workDir: string): Started {
-  return start('broker', bin('tsx'), ['demo/broker/cli.ts', '--port', String(port), '--entities', String(entities), '--flavor', flavor], env, workDir)
+  return start('broker', bin('tsx'), ['demo/broker/cli.ts', '--port', String(port), '--entities', String(entities), '--flavor', flavor, '--temporal'], env, workDir)
 }
 
 /** The demo broker again on the same port with another data set (the app keeps its URL). */
@@ -186,6 +185,15 @@ export async function restartBroker(stack: Stack, entities: number, flavor: stri
   await waitForUrl(`${stack.brokerUrl}/version`, stack.broker, { timeoutMs: 300_000, accept: () => true })
 }
 
+/** The process that serves HTTP: Next's server names itself next-server. */
+export function serverProcessOf(stack: Stack): { pid: number; command: string } {
+  const tree = processTree(stack.server.child.pid ?? 0)
+  const server = tree.find((proc) => proc.command.startsWith('next-server')) ?? tree.at(-1)
+  if (!server) throw new BenchError('the server process is gone')
+  return server
+}
+
+/** Stops the app server and starts a fresh one on the same database (empty in-process caches). */
 export async function restartServer(stack: Stack): Promise<void> {
   const { child } = stack.server
   const exited = new Promise((resolve) => child.once('exit', resolve))

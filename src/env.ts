@@ -59,6 +59,8 @@ export const envSchema = z
     NGSI_LD_BROKER_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:1026'),
     NGSI_LD_TENANT: optionalString.pipe(tenantSchema.optional()),
     NGSI_LD_CONTEXT_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_CORE_CONTEXT),
+    // The temporal API when a separate service serves it (Mintaka beside Orion-LD); empty = the broker.
+    NGSI_LD_TEMPORAL_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     // Orion-LD and Scorpio allow 1000 entities a page, Stellio 100; a refused size is halved and retried.
     NGSI_LD_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
     NGSI_LD_PAGE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(4),

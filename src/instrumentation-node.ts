@@ -1,4 +1,6 @@
+import { shareRevalidatedTags } from './cache'
 import { type Env, InvalidEnvironmentError, parseEnv } from './env'
+import { revalidatedTags } from './services'
 import { installServerHooks } from './utilities/serverHooks'
 
 /** A bad setting stops the server before it serves anything. */
@@ -12,8 +14,13 @@ function checkEnvironment(): Env {
   }
 }
 
-/** Checks the settings, then installs the server hooks (peer address, request id, CSP/HSTS). */
+/**
+ * Checks the settings, then installs the server hooks (peer address, request id, CSP/HSTS) and,
+ * with REDIS_URL, shares Next's cache revalidations with the other replicas.
+ */
 export async function startNodeServer() {
   const settings = checkEnvironment()
   await installServerHooks({ https: settings.PUBLIC_SERVER_URL.startsWith('https:'), trustedProxyHops: settings.TRUST_PROXY })
+  const tags = revalidatedTags()
+  if (tags) shareRevalidatedTags(tags)
 }

@@ -165,6 +165,7 @@ export interface Page {
     | (
         | MapViewBlock
         | KpiCardBlock
+        | ChartBlock
         | EntityTableBlock
         | AlertsPanelBlock
         | WeatherNowBlock
@@ -314,6 +315,31 @@ export interface KpiCardBlock {
   id?: string | null;
   blockName?: string | null;
   blockType: 'kpiCard';
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "ChartBlock".
+ */
+export interface ChartBlock {
+  title: string;
+  layer: number | MapLayer;
+  /**
+   * Numeric attributes of the layer, e.g. no2 or temperature
+   */
+  attributes: string[];
+  window: 'hour' | 'day' | 'week' | 'month';
+  aggregation: 'avg' | 'min' | 'max' | 'raw';
+  /**
+   * Empty: all places of the layer together. Or one entity id of the layer (urn:ngsi-ld:…), as its history link shows.
+   */
+  entity?: string | null;
+  /**
+   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   */
+  city?: string | null;
+  id?: string | null;
+  blockName?: string | null;
+  blockType: 'chart';
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -970,6 +996,7 @@ export interface PagesSelect<T extends boolean = true> {
     | {
         mapView?: T | MapViewBlockSelect<T>;
         kpiCard?: T | KpiCardBlockSelect<T>;
+        chart?: T | ChartBlockSelect<T>;
         entityTable?: T | EntityTableBlockSelect<T>;
         alertsPanel?: T | AlertsPanelBlockSelect<T>;
         weatherNow?: T | WeatherNowBlockSelect<T>;
@@ -1017,6 +1044,21 @@ export interface KpiCardBlockSelect<T extends boolean = true> {
   statistic?: T;
   attribute?: T;
   unit?: T;
+  city?: T;
+  id?: T;
+  blockName?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "ChartBlock_select".
+ */
+export interface ChartBlockSelect<T extends boolean = true> {
+  title?: T;
+  layer?: T;
+  attributes?: T;
+  window?: T;
+  aggregation?: T;
+  entity?: T;
   city?: T;
   id?: T;
   blockName?: T;

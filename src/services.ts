@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis'
 
 import { GatewayClient } from '@/ai'
-import { createCache, createRedisClient, createSwrCache, type SwrCache } from '@/cache'
+import { createCache, createRedisClient, createRevalidatedTags, createSwrCache, type RevalidatedTags, type SwrCache } from '@/cache'
 import { env } from '@/env'
 import { createLayerFeatureService, type LayerFeatureService } from '@/layers/features'
+import { createHistoryService, type HistoryService } from '@/layers/history'
 import { createTileService, type TileService } from '@/layers/tiles'
-import { createNgsiClient, type NgsiClient } from '@/ngsi'
+import { cachedPageSizeMemory, createNgsiClient, type NgsiClient } from '@/ngsi'
 import { createRateLimiter, type RateLimiter } from '@/rate-limit'
 
 /**
@@ -21,7 +22,9 @@ type Services = {
   broker?: NgsiClient
   layers?: LayerFeatureService
   tiles?: TileService
+  history?: HistoryService
   gateway?: GatewayClient
+  revalidatedTags?: RevalidatedTags
   proxyCaches: Map<string, SwrCache<unknown>>
   limiters: Map<string, RateLimiter>
 }
@@ -44,15 +47,25 @@ export function redisConnection(): Redis | undefined {
   return all.redis ?? undefined
 }
 
+/** When each Next.js cache tag was last revalidated, kept in Redis for every replica; undefined without REDIS_URL. */
+export function revalidatedTags(): RevalidatedTags | undefined {
+  const redis = redisConnection()
+  if (!redis) return undefined
+  return (services().revalidatedTags ??= createRevalidatedTags(redis, `${env().REDIS_KEY_PREFIX}next:revalidated-tags`, console))
+}
+
 /** The one NGSI-LD client of this process (it remembers each broker's accepted page size). */
 export function brokerClient(): NgsiClient {
   const settings = env()
   return (services().broker ??= createNgsiClient({
     brokerUrl: settings.NGSI_LD_BROKER_URL,
+    temporalUrl: settings.NGSI_LD_TEMPORAL_URL,
     tenant: settings.NGSI_LD_TENANT,
     contextUrl: settings.NGSI_LD_CONTEXT_URL,
     maxPageSize: settings.NGSI_LD_PAGE_SIZE,
     pageConcurrency: settings.NGSI_LD_PAGE_CONCURRENCY,
+    // A refused page size is learned once for every replica and restart (Redis), not per process.
+    pageSizeMemory: cachedPageSizeMemory(createCache({ redis: redisConnection(), keyPrefix: `${settings.REDIS_KEY_PREFIX}ngsi:` })),
     // Each layer caps itself (maxFeatures, up to 500,000); the client's own default cap is 50,000.
     maxEntities: 500_000,
   }))
@@ -69,6 +82,15 @@ export function layerFeatures(): LayerFeatureService {
 /** The tile indexes of large layers, in this process's memory (rebuilt from the shared layer cache when needed). */
 export function layerTiles(): TileService {
   return (services().tiles ??= createTileService({ maxPoints: env().LAYER_TILES_MAX_POINTS }))
+}
+
+/** The layer history service (the temporal API), cached like the layer data. */
+export function layerHistory(): HistoryService {
+  return (services().history ??= createHistoryService({
+    client: brokerClient(),
+    cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
+    features: layerFeatures(),
+  }))
 }
 
 /** One gateway client, so its limit of requests in flight holds across all requests. */

@@ -14,6 +14,8 @@ export interface ApiContext {
   flavor: FlavorProfile
   nowMs: number
   temporalEnabled: boolean
+  /** Whether aggregated temporal representations (options=aggregatedValues) are computed. */
+  temporalAggregation: boolean
 }
 
 /** A body already written as JSON text (entity pages are rendered straight to text). */

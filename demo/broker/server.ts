@@ -34,6 +34,8 @@ export interface DemoBrokerOptions {
   temporal?: boolean
   /** Stellio's per-attribute cap before it answers 206 (default 10,000). */
   temporalInstanceLimit?: number
+  /** false: answer 501 to aggregated temporal queries, as a broker before NGSI-LD 1.4 does (default true). */
+  temporalAggregation?: boolean
   /** Entity 3 of every type gets a name with markup in it (XSS tests). */
   hostileNames?: boolean
 }
@@ -101,6 +103,7 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
       flavor,
       nowMs: now().getTime(),
       temporalEnabled,
+      temporalAggregation: options.temporalAggregation ?? true,
     })
   }
 

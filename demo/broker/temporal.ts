@@ -1,5 +1,6 @@
 // Temporal API: history is not stored but recomputed from the same time function as the
-// live readings, one instance every 15 minutes over the last 7 days.
+// live readings, one instance every 15 minutes over the last 7 days. The aggregated
+// representation (ETSI GS CIM 009 4.5.19, options=aggregatedValues) is computed from them.
 
 import { decodeSegment, pageMetadata, type ApiContext, type ApiResponse } from './api-support'
 import { HISTORY_RETENTION_MS, HISTORY_STEP_MS, historyTimes, observedValues, typeModels, type StaticEntity } from './data'
@@ -13,13 +14,25 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 interface TemporalWindow {
   fromMs: number
   toMs: number
+  /** Where aggregation periods start: the requested timeAt, even before the retained history. */
+  originMs: number
   lastN?: number
+}
+
+export const AGGREGATION_METHODS = ['totalCount', 'distinctCount', 'sum', 'avg', 'min', 'max', 'stddev', 'sumsq'] as const
+type AggregationMethod = (typeof AGGREGATION_METHODS)[number]
+
+interface Aggregation {
+  methods: AggregationMethod[]
+  /** 0: one period over the whole window (the spec's default). */
+  periodMs: number
 }
 
 interface TemporalRequest {
   window: TemporalWindow
   attrs?: Set<string>
   temporalValues: boolean
+  aggregation?: Aggregation
   /** Stellio's cap on instances per attribute. */
   instanceLimit?: number
 }
@@ -51,26 +64,96 @@ export function handleTemporal(context: ApiContext, rest: string[]): ApiResponse
 
 function parseTemporalRequest(context: ApiContext): TemporalRequest {
   const { params } = context
-  if (params.has('aggrMethods')) throw notSupported('The demo broker does not compute aggregated temporal representations')
   const options = new Set([...(listParam(params.get('options')) ?? []), ...(listParam(params.get('format')) ?? [])])
   const attrs = listParam(params.get('attrs'))
+  const aggregated = options.has('aggregatedValues')
+  if (aggregated && !context.temporalAggregation) throw notSupported('This broker does not compute aggregated temporal representations')
   return {
     window: parseWindow(params, context.nowMs),
     attrs: attrs && new Set(attrs),
     temporalValues: options.has('temporalValues'),
+    aggregation: aggregated ? parseAggregation(params) : undefined,
     instanceLimit: context.flavor.temporalInstanceLimit,
+  }
+}
+
+function parseAggregation(params: URLSearchParams): Aggregation {
+  const methods = listParam(params.get('aggrMethods'))
+  if (!methods?.length) throw badRequest('aggregatedValues needs aggrMethods')
+  const unknown = methods.filter((method) => !(AGGREGATION_METHODS as readonly string[]).includes(method))
+  if (unknown.length) throw badRequest(`Unknown aggregation method '${unknown[0]}': use ${AGGREGATION_METHODS.join(', ')}`)
+  const duration = params.get('aggrPeriodDuration')
+  return { methods: methods as AggregationMethod[], periodMs: duration === null ? 0 : parseDuration(duration) }
+}
+
+const DURATION = /^P(?!$)(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/
+
+/** Weeks, days, hours, minutes and seconds; years and months have no fixed length to step by. */
+function parseDuration(text: string): number {
+  if (/^P[^T]*[YM]/.test(text)) throw notSupported(`aggrPeriodDuration '${text}': years and months are not supported, use weeks or days`)
+  const match = DURATION.exec(text)
+  if (!match) throw badRequest(`Invalid aggrPeriodDuration '${text}': an ISO 8601 duration such as PT1H is required`)
+  const [weeks, days, hours, minutes, seconds] = match.slice(1).map((part) => Number(part ?? 0))
+  return ((((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000
+}
+
+/** `[value, periodStart, periodEnd]` per period that has readings, as the spec's aggregated representation. */
+function aggregate(points: [unknown, number][], aggregation: Aggregation, window: TemporalWindow): Record<string, [unknown, string, string][]> {
+  const periodMs = aggregation.periodMs || window.toMs - window.originMs + 1
+  const periods = new Map<number, unknown[]>()
+  for (const [value, time] of points) {
+    const start = window.originMs + Math.floor((time - window.originMs) / periodMs) * periodMs
+    const values = periods.get(start) ?? []
+    values.push(value)
+    periods.set(start, values)
+  }
+  const result: Record<string, [unknown, string, string][]> = {}
+  for (const method of aggregation.methods) {
+    result[method] = [...periods].map(([start, values]) => [
+      aggregateValues(method, values),
+      new Date(start).toISOString(),
+      new Date(Math.min(start + periodMs, window.toMs + 1)).toISOString(),
+    ])
+  }
+  return result
+}
+
+function aggregateValues(method: AggregationMethod, values: unknown[]): unknown {
+  if (method === 'totalCount') return values.length
+  if (method === 'distinctCount') return new Set(values.map((value) => JSON.stringify(value))).size
+  const numbers = values.filter((value): value is number => typeof value === 'number' && Number.isFinite(value))
+  if (numbers.length === 0) return null
+  const sum = numbers.reduce((total, value) => total + value, 0)
+  const mean = sum / numbers.length
+  switch (method) {
+    case 'sum':
+      return sum
+    case 'avg':
+      return mean
+    case 'min':
+      return Math.min(...numbers)
+    case 'max':
+      return Math.max(...numbers)
+    case 'sumsq':
+      return numbers.reduce((total, value) => total + value * value, 0)
+    case 'stddev':
+      return Math.sqrt(numbers.reduce((total, value) => total + (value - mean) ** 2, 0) / numbers.length)
   }
 }
 
 function parseWindow(params: URLSearchParams, nowMs: number): TemporalWindow {
   let fromMs = nowMs - HISTORY_RETENTION_MS
   let toMs = nowMs
+  let originMs = fromMs
   const timerel = params.get('timerel')
   if (timerel !== null) {
     const timeAt = parseTime(params, 'timeAt')
     if (timerel === 'before') toMs = Math.min(toMs, timeAt - 1)
-    else if (timerel === 'after') fromMs = Math.max(fromMs, timeAt + 1)
-    else if (timerel === 'between') {
+    else if (timerel === 'after') {
+      fromMs = Math.max(fromMs, timeAt + 1)
+      originMs = timeAt
+    } else if (timerel === 'between') {
+      originMs = timeAt
       fromMs = Math.max(fromMs, timeAt)
       toMs = Math.min(toMs, parseTime(params, 'endTimeAt') - 1)
     } else throw badRequest(`Invalid timerel '${timerel}': use before, after or between`)
@@ -79,7 +162,7 @@ function parseWindow(params: URLSearchParams, nowMs: number): TemporalWindow {
   }
   const lastNText = params.get('lastN')
   if (lastNText !== null && !/^[1-9]\d{0,8}$/.test(lastNText)) throw badRequest(`Invalid lastN '${lastNText}': a positive integer is required`)
-  return { fromMs, toMs, lastN: lastNText === null ? undefined : Number(lastNText) }
+  return { fromMs, toMs, originMs, lastN: lastNText === null ? undefined : Number(lastNText) }
 }
 
 function parseTime(params: URLSearchParams, name: string): number {
@@ -130,7 +213,9 @@ function temporalEntity(entity: StaticEntity, request: TemporalRequest): Tempora
   }
   const body: Record<string, unknown> = { id: entity.id, type: entity.type }
   for (const [name, { unitCode, points }] of series) {
-    body[name] = request.temporalValues
+    body[name] = request.aggregation
+      ? { type: 'Property', ...aggregate(points, request.aggregation, request.window) }
+      : request.temporalValues
       ? { type: 'Property', values: points.map(([value, time]) => [value, new Date(time).toISOString()]) }
       : points.map(([value, time]) => ({
           type: 'Property',

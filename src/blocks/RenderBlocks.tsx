@@ -2,6 +2,7 @@ import type { Page } from '@/payload-types'
 
 import { AlertsPanelBlock } from './AlertsPanel/Component'
 import { CallToActionBlock } from './CallToAction/Component'
+import { ChartBlock } from './Chart/Component'
 import { ContentBlock } from './Content/Component'
 import { EntityTableBlock } from './EntityTable/Component'
 import { KpiCardBlock } from './KpiCard/Component'
@@ -20,6 +21,7 @@ const components: { [Type in LayoutBlock['blockType']]: React.ComponentType<Extr
   entityTable: EntityTableBlock,
   alertsPanel: AlertsPanelBlock,
   weatherNow: WeatherNowBlock,
+  chart: ChartBlock,
 }
 
 export function RenderBlocks({ blocks }: { blocks: LayoutBlock[] | null | undefined }) {

@@ -7,6 +7,7 @@ import type { Cache, CacheLogger } from './types'
 export { createMemoryCache, type MemoryCacheOptions } from './memory'
 export { createRedisCache, decodeEntry, encodeEntry, type RedisCacheOptions } from './redis'
 export { closeRedisClient, createRedisClient, whenReady, type RedisClientOptions } from './redisClient'
+export { createRevalidatedTags, shareRevalidatedTags, type RevalidatedTags } from './revalidatedTags'
 export { createSwrCache, type SwrCache, type SwrCodec, type SwrOptions, type SwrResult, type SwrState } from './swr'
 export type { Cache, CacheEntry, CacheLock, CacheLogger, JsonValue } from './types'
 

@@ -1,4 +1,6 @@
-import { APIError, type CollectionBeforeOperationHook, NotFound } from 'payload'
+import { type CollectionBeforeOperationHook, NotFound } from 'payload'
+
+import { Refusal } from '@/utilities/refusal'
 
 /** Most documents one request may list (REST `limit`, GraphQL `limit`); larger asks get this many. */
 export const MAX_LIMIT = 100
@@ -6,7 +8,6 @@ const MAX_PAGE = 1_000_000
 const MAX_NESTING = 32
 const LIST_OPERATORS = new Set(['in', 'not_in', 'all'])
 
-const refuse = (message: string) => new APIError(message, 400, undefined, true)
 
 function depthOf(value: unknown, limit: number, depth = 0): number {
   if (depth > limit || value === null || typeof value !== 'object') return depth
@@ -42,16 +43,16 @@ export const guardQueryInput: CollectionBeforeOperationHook = ({ args, operation
   if (operation === 'read') {
     if (input.page !== undefined) {
       const page = Number(input.page)
-      if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE) throw refuse(`page: a whole number from 1 to ${MAX_PAGE}`)
+      if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE) throw new Refusal(`page: a whole number from 1 to ${MAX_PAGE}`)
     }
     if (input.limit !== undefined) {
       const limit = Number(input.limit)
-      if (!Number.isFinite(limit) || limit < 0) throw refuse('limit: a number of documents from 1')
+      if (!Number.isFinite(limit) || limit < 0) throw new Refusal('limit: a number of documents from 1')
       // 0 would mean "no limit" to Payload.
       input.limit = limit === 0 ? MAX_LIMIT : Math.min(Math.floor(limit), MAX_LIMIT)
     }
   }
-  if (depthOf(input.where, MAX_NESTING) > MAX_NESTING || malformedWhere(input.where)) throw refuse('where: a malformed query')
-  if (depthOf(input.data, MAX_NESTING) > MAX_NESTING) throw refuse(`The body nests deeper than ${MAX_NESTING} levels`)
+  if (depthOf(input.where, MAX_NESTING) > MAX_NESTING || malformedWhere(input.where)) throw new Refusal('where: a malformed query')
+  if (depthOf(input.data, MAX_NESTING) > MAX_NESTING) throw new Refusal(`The body nests deeper than ${MAX_NESTING} levels`)
   return args
 }

@@ -118,12 +118,14 @@ export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerE
           skipped++
           continue
         }
-        const observedAt = feature.properties.observedAt
-        const alert = evaluateRules(alertRules, feature.properties, {
-          now: fetchedAt,
-          observedAt: typeof observedAt === 'string' ? observedAt : undefined,
-        })
-        if (alert) feature.properties.alert = { level: alert.level, message: alert.message }
+        if (alertRules.length > 0) {
+          const observedAt = feature.properties.observedAt
+          const alert = evaluateRules(alertRules, feature.properties, {
+            now: fetchedAt,
+            observedAt: typeof observedAt === 'string' ? observedAt : undefined,
+          })
+          if (alert) feature.properties.alert = { level: alert.level, message: alert.message }
+        }
         lines.push(featureLine(feature))
       }
       count += lines.length

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache'
+import pLimit from 'p-limit'
 
 import type { AlertRule } from '@/alerts'
 import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
@@ -41,6 +42,11 @@ export interface LayerFeatureServiceOptions {
   now?: () => number
   /** How long the last good data answers for a failing broker. Default one day. */
   keepSeconds?: number
+  /**
+   * Broker loads running at once in this process (default 2); more wait their turn. Each holds a
+   * few pages and its compressor, so this bounds memory however many layers go cold together.
+   */
+  maxConcurrentLoads?: number
 }
 
 // Cached as [4-byte meta length][meta JSON][gzipped body]: Redis-safe and cheap to split.
@@ -60,11 +66,35 @@ const codec: SwrCodec<LayerBody> = {
 }
 
 /**
+ * One stale-while-revalidate cache per layer refresh interval: data is fresh for the interval, then
+ * served stale for as long while it reloads, and kept `keepSeconds` to answer a failing broker.
+ */
+export function swrPerRefresh<V>({ cache, codec, now, keepSeconds }: { cache: Cache; codec: SwrCodec<V>; now: () => number; keepSeconds: number }) {
+  const byRefresh = new Map<number, SwrCache<V>>()
+  return (refreshSeconds: number): SwrCache<V> => {
+    let swr = byRefresh.get(refreshSeconds)
+    if (!swr) {
+      swr = createSwrCache<V>({
+        cache,
+        codec,
+        now,
+        freshSeconds: refreshSeconds,
+        staleSeconds: refreshSeconds,
+        keepSeconds: Math.max(keepSeconds, refreshSeconds * 2),
+        errorCooldownSeconds: Math.min(refreshSeconds, 15),
+      })
+      byRefresh.set(refreshSeconds, swr)
+    }
+    return swr
+  }
+}
+
+/**
  * Map layer data: broker → normalised features with alerts → one gzipped GeoJSON body, cached
  * stale-while-revalidate (Redis or in-process) and shared by every request and replica.
  */
-export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400 }: LayerFeatureServiceOptions) {
-  const swrByRefresh = new Map<number, SwrCache<LayerBody>>()
+export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
+  const loadSlot = pLimit(maxConcurrentLoads)
   // A one-second copy in process memory: hot layers are not re-read from Redis per request.
   const hot = new LRUCache<string, LayerBody>({ max: 200, ttl: 1_000, ttlResolution: 0, perf: { now } })
   const previews = new LRUCache<string, LayerPreview>({ max: 64 })
@@ -74,22 +104,7 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   // Positions of a body's features in a table's order: 4 bytes a feature, 2 MB for 500,000.
   const orders = new LRUCache<string, Uint32Array>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (order) => Math.max(1, order.byteLength) })
 
-  function swrFor(refreshSeconds: number) {
-    let swr = swrByRefresh.get(refreshSeconds)
-    if (!swr) {
-      swr = createSwrCache<LayerBody>({
-        cache,
-        codec,
-        now,
-        freshSeconds: refreshSeconds,
-        staleSeconds: refreshSeconds,
-        keepSeconds: Math.max(keepSeconds, refreshSeconds * 2),
-        errorCooldownSeconds: Math.min(refreshSeconds, 15),
-      })
-      swrByRefresh.set(refreshSeconds, swr)
-    }
-    return swr
-  }
+  const swrFor = swrPerRefresh({ cache, codec, now, keepSeconds })
 
   /** Broker pages → features → gzip as they arrive; a failure midway discards the whole load. */
   async function load(layer: LayerSpec, tenant: string | undefined): Promise<LayerBody> {
@@ -166,7 +181,7 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   const reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
 
   async function readThrough(key: string, layer: LayerSpec, tenant: string | undefined) {
-    const loaded = await swrFor(layer.refreshSeconds).getOrLoad(key, () => load(layer, tenant))
+    const loaded = await swrFor(layer.refreshSeconds).getOrLoad(key, () => loadSlot(() => load(layer, tenant)))
     const body = loaded.state === 'stale-error' ? await staleVariant(loaded.value) : loaded.value
     if (loaded.state !== 'stale-error') hot.set(key, body)
     return { body, state: loaded.state }

@@ -3,21 +3,19 @@ import { createGzip, gunzipSync } from 'node:zlib'
 
 import { z } from 'zod'
 
-import { env } from '@/env'
+import { HttpError } from '@/http/errors'
+import type { BufferReply } from '@/http/pagesRoute'
 import { type BBox, bboxSchema, NgsiError, tenantSchema } from '@/ngsi'
 import type { MapLayer } from '@/payload-types'
-import { HttpError } from '@/http/errors'
-import type { NodeReply } from '@/http/nodeRoute'
 import { layerFeatures, layerTiles } from '@/services'
-import { payloadClient } from '@/utilities/queries'
 
 import { featureBatches, type LayerBody } from './body'
 import type { LayerPage } from './features'
-import { canReadLayer, cityTenants, findLayer, toLayerSpec } from './service'
+import { cachedAnswer, parseSearch, readableLayer } from './layerRoute'
+import { toLayerSpec } from './service'
 import { ALERT_PREVIEW_LIMIT, csvHeader, csvRows, type PreviewRequest, STATISTICS } from './summary'
 import { tileAddressSchema } from './tiles'
 
-const layerId = z.string().regex(/^(\d{1,12}|[0-9a-f]{24})$/i, 'layer id: a number or an object id')
 const city = tenantSchema.optional()
 const count = (name: string, max: number) =>
   z
@@ -83,19 +81,8 @@ const previewSearch = z.strictObject({ city, head: count('head', 100), statistic
 // v: the version the map last saw, so that a refreshed layer's tiles have new URLs; not read here.
 const tilesSearch = z.strictObject({ city, v: z.string().regex(/^[\w:.-]{1,64}$/, 'v: a version token').optional() })
 
-function parseSearch<T extends z.ZodType>(url: URL, schema: T, allowed: string[]): z.infer<T> {
-  const unknown = [...url.searchParams.keys()].filter((name) => !allowed.includes(name))
-  if (unknown.length > 0) {
-    throw new HttpError(400, `Unsupported parameter ${unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ')}; use ${allowed.join(', ')}`)
-  }
-  for (const name of allowed) {
-    if (url.searchParams.getAll(name).length > 1) throw new HttpError(400, `Give "${name}" once`)
-  }
-  return schema.parse(Object.fromEntries(url.searchParams))
-}
-
 /** The body is the cached bytes themselves (gzip when the client accepts it), not a copy per request. */
-export interface LayerReply extends NodeReply {
+export interface LayerReply extends BufferReply {
   status: 200 | 204 | 304
 }
 
@@ -110,21 +97,8 @@ async function readLayer(
   /** Checks the request against the layer, once the caller may read it (so a 400 tells nothing of a layer they cannot see). */
   check: (layer: MapLayer) => void = () => undefined,
 ) {
-  const id = layerId.parse(rawId)
-  const layer = await findLayer(id)
-  // Everyone may read a public layer: no need to authenticate (payload.auth also works out the
-  // caller's permissions on every collection, the largest cost of a cached answer).
-  const user = layer && !layer.public ? (await (await payloadClient()).auth({ headers: request.headers })).user : null
-  if (!layer || !canReadLayer(layer, user)) throw new HttpError(404, 'No such map layer')
+  const { layer, tenant } = await readableLayer(request, rawId, search.city)
   check(layer)
-
-  let tenant = layer.source?.tenant || undefined
-  if (!tenant && search.city) {
-    if (!(await cityTenants()).includes(search.city)) throw new HttpError(400, `Unknown city "${search.city}"`)
-    tenant = search.city
-  }
-  tenant ??= env().NGSI_LD_TENANT || undefined
-
   const result = await layerFeatures()
     .get(toLayerSpec(layer), { tenant, bbox: search.bbox, page: search.page })
     .catch((error: unknown) => {
@@ -141,21 +115,6 @@ async function readLayer(
 function checkColumns(layer: MapLayer, columns: (string | null | undefined)[]) {
   const unknown = columns.filter((column) => column && column !== 'id' && !(layer.attributes ?? []).includes(column))
   if (unknown.length > 0) throw new HttpError(400, `Not an attribute of this layer: ${unknown.map((column) => `"${column}"`).join(', ')}`)
-}
-
-/** The headers every answer about a layer's data carries, and whether the client already has it. */
-function cacheHeaders(request: Request, layer: MapLayer, etag: string, state: string) {
-  const headers: Record<string, string> = {
-    ETag: etag,
-    // no-transform: the body is gzipped once, from the cache; nothing on the way should redo it.
-    'Cache-Control': layer.public
-      ? `public, max-age=${Math.min(layer.refreshSeconds, 60)}, stale-while-revalidate=${layer.refreshSeconds}, no-transform`
-      : 'private, no-cache, no-transform',
-    Vary: 'Accept-Encoding, Cookie, Authorization',
-    'X-Data-State': state,
-  }
-  const etags = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
-  return { headers, fresh: Boolean(etags?.includes(etag) || etags?.includes('*')) }
 }
 
 /** Gzipped bytes as they are to a client that accepts gzip, else unpacked. */
@@ -177,8 +136,8 @@ export async function featuresReply(request: Request, rawId: string): Promise<La
   const sort = search.sort ? { column: search.sort, direction: search.order ?? 'ascending' } : undefined
   const page = search.offset !== undefined || search.limit !== undefined ? { offset: search.offset ?? 0, limit: search.limit ?? MAX_PAGE_LIMIT, sort } : undefined
   const { layer, result } = await readLayer(request, rawId, { city: search.city, bbox: search.bbox, page }, (found) => checkColumns(found, [sort?.column, ...(search.columns ?? [])]))
-  const { headers, fresh } = cacheHeaders(request, layer, search.format === 'csv' ? `${result.etag.slice(0, -1)}-csv"` : result.etag, result.state)
-  if (fresh) return { status: 304, headers }
+  const { headers, notModified } = cachedAnswer(request, layer, search.format === 'csv' ? `${result.etag.slice(0, -1)}-csv"` : result.etag, result.state)
+  if (notModified) return { status: 304, headers }
   const file = (extension: string) => ({ 'Content-Disposition': `attachment; filename="${fileName(layer.name)}.${extension}"` })
   if (search.format === 'csv') {
     return csvReply(request, { ...headers, ...file('csv'), 'Content-Type': 'text/csv; charset=utf-8' }, result, search.columns ?? layer.attributes ?? [])
@@ -213,8 +172,8 @@ export async function previewReply(request: Request, rawId: string): Promise<Lay
   const search = parseSearch(new URL(request.url), previewSearch, ['city', 'head', 'statistics'])
   const wanted: PreviewRequest = { headSize: search.head ?? 0, statistics: search.statistics ?? [], alertLimit: ALERT_PREVIEW_LIMIT }
   const { layer, result } = await readLayer(request, rawId, { city: search.city }, (found) => checkColumns(found, wanted.statistics.map(({ attribute }) => attribute)))
-  const { headers, fresh } = cacheHeaders(request, layer, `${result.etag.slice(0, -1)}-preview"`, result.state)
-  if (fresh) return { status: 304, headers }
+  const { headers, notModified } = cachedAnswer(request, layer, `${result.etag.slice(0, -1)}-preview"`, result.state)
+  if (notModified) return { status: 304, headers }
   const preview = await layerFeatures().previewOf(result, wanted)
   return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify({ meta: result.meta, preview })) }
 }
@@ -230,8 +189,8 @@ export async function tileReply(request: Request, rawId: string, rawAddress: Rec
   const address = tileAddressSchema.parse(rawAddress)
   const { layer, result } = await readLayer(request, rawId, search)
   const etag = `${result.etag.slice(0, -1)}-${address.z}-${address.x}-${address.y}"`
-  const { headers, fresh } = cacheHeaders(request, layer, etag, result.state)
-  if (fresh) return { status: 304, headers }
+  const { headers, notModified } = cachedAnswer(request, layer, etag, result.state)
+  if (notModified) return { status: 304, headers }
   const tile = await layerTiles().tile(result, address)
   if (!tile) return { status: 204, headers }
   return gzipReply(request, { ...headers, 'Content-Type': 'application/vnd.mapbox-vector-tile' }, tile)

@@ -129,7 +129,8 @@ export function sortFeatures(features: Feature[], column: string, direction: Sor
 // Spreadsheet apps run cells that start with these as formulas (CSV injection).
 const FORMULA_START = /^[=+\-@\t\r]/
 
-function csvCell(value: unknown): string {
+/** One RFC 4180 CSV cell; text that a spreadsheet would run as a formula is quoted with '. */
+export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return ''
   let text = typeof value === 'object' ? JSON.stringify(value) : String(value)
   if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`

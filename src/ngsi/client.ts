@@ -9,7 +9,7 @@ import { normalizeEntity, type NormalizedEntity } from './normalize'
 import { createPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
 import { collectPages, streamPages, type Page, type PagingOptions } from './paging'
 import { probeBroker, type ProbeResult } from './probe'
-import { fetchTemporal, type TemporalQuery, type TemporalSeries } from './temporal'
+import { fetchTemporal, normalizeTemporal, temporalParams, validateTemporalQuery, type TemporalEntity, type TemporalQuery, type TemporalSeries } from './temporal'
 
 export const DEFAULT_CONTEXT_URL = 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld'
 /** The largest page any of Orion-LD, Scorpio and Stellio accepts. */
@@ -28,7 +28,7 @@ export interface NgsiClientOptions {
    * broker states (else halves), and the accepted size is remembered in `pageSizeMemory`.
    */
   maxPageSize?: number
-  /** Page sizes learned per broker; give the process-wide one to share them across clients. Default: this client's own. */
+  /** Page sizes learned per broker; give a shared one (cachedPageSizeMemory) to share them across clients and replicas. Default: this client's own. */
   pageSizeMemory?: PageSizeMemory
   /** Parallel page requests when paging by offset (default 4). */
   pageConcurrency?: number
@@ -65,6 +65,17 @@ export interface NgsiClient {
   streamEntities(query: EntityQuery, onEntities: (entities: NormalizedEntity[]) => void | Promise<void>, opts?: CallOptions): Promise<StreamResult>
   getEntity(id: string, opts?: CallOptions): Promise<NormalizedEntity>
   temporal(id: string, query: TemporalQuery, opts?: CallOptions): Promise<TemporalSeries>
+  /**
+   * The history of every entity an entity query selects (GET /temporal/entities), page by page like
+   * streamEntities. A broker's 206 (a shortened window) is taken as it is: ask for aggregated values
+   * or a shorter window when whole histories matter.
+   */
+  streamTemporal(
+    entities: Pick<EntityQuery, 'type' | 'q' | 'limit'>,
+    query: TemporalQuery,
+    onEntities: (entities: TemporalEntity[]) => void | Promise<void>,
+    opts?: CallOptions,
+  ): Promise<StreamResult>
   listTypes(opts?: CallOptions): Promise<string[]>
   getType(type: string, opts?: CallOptions): Promise<TypeInfo>
   listAttributes(opts?: CallOptions): Promise<string[]>
@@ -139,33 +150,53 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
 
   const get = (url: string, opts: CallOptions = {}) => getJson(http, url, opts)
 
-  function entityPaging(query: EntityQuery, opts: CallOptions): PagingOptions {
-    const params = entityQueryParams(query)
-    const endpoint = `${broker.api}/entities`
-    return {
+  /**
+   * Reads every page of a query with `read`, starting at the page size this API accepts; a size
+   * learned on the way is stored before the read settles, so the next load (here or on another
+   * replica) starts there.
+   */
+  async function readPages<T>(
+    api: string,
+    path: string,
+    params: Record<string, string | string[] | number | undefined>,
+    normalize: (item: unknown) => unknown,
+    query: Pick<EntityQuery, 'limit'>,
+    opts: CallOptions,
+    read: (paging: PagingOptions) => Promise<T>,
+  ): Promise<T> {
+    const endpoint = api + path
+    const remembering: Promise<void>[] = []
+    const paging: PagingOptions = {
       pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
       // Each page is normalised as it arrives, while the broker prepares the next ones (not all
       // 50,000 at the end); items the pager will drop (no string id) are left as they are.
       load: async (url, signal) => {
         const page = toPage(await get(url, { ...opts, signal }))
-        return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalizeEntity(item) : item)) }
+        return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalize(item) : item)) }
       },
       cap: Math.min(query.limit ?? Infinity, maxEntities),
-      pageSize: startingPageSize(pageSizes, broker.api, maxPageSize),
-      onPageSize: (size) => pageSizes.set(broker.api, size),
+      pageSize: await startingPageSize(pageSizes, api, maxPageSize),
+      onPageSize: (size) => void remembering.push(pageSizes.set(api, size)),
       concurrency: pageConcurrency,
       signal: opts.signal,
+    }
+    try {
+      return await read(paging)
+    } finally {
+      await Promise.allSettled(remembering)
     }
   }
 
   return {
     async queryEntities(query, opts = {}) {
-      const collected = await collectPages(entityPaging(query, opts))
+      const collected = await readPages(broker.api, '/entities', entityQueryParams(query), normalizeEntity, query, opts, collectPages)
       return { entities: collected.items as NormalizedEntity[], total: collected.total, truncated: collected.truncated }
     },
 
     streamEntities(query, onEntities, opts = {}) {
-      return streamPages({ ...entityPaging(query, opts), onItems: (items) => onEntities(items as NormalizedEntity[]) })
+      return readPages(broker.api, '/entities', entityQueryParams(query), normalizeEntity, query, opts, (paging) =>
+        streamPages({ ...paging, onItems: (items) => onEntities(items as NormalizedEntity[]) }),
+      )
     },
 
     async getEntity(id, opts = {}) {
@@ -176,6 +207,15 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
     async temporal(id, query, opts = {}) {
       const url = `${temporalApi}/temporal/entities/${encode(checkedId(id))}`
       return fetchTemporal((params) => get(url + queryString(params), opts), query, { id })
+    },
+
+    streamTemporal(entities, query, onEntities, opts = {}) {
+      const params = { ...entityQueryParams({ type: entities.type, q: entities.q }), ...temporalParams(validateTemporalQuery(query)) }
+      const normalize = (item: unknown): TemporalEntity => ({ id: (item as { id: string }).id, series: normalizeTemporal(item) })
+      // The temporal API learns its own page size: Mintaka's limits are not the broker's.
+      return readPages(`${temporalApi}/temporal`, '/entities', params, normalize, entities, opts, (paging) =>
+        streamPages({ ...paging, onItems: (items) => onEntities(items as TemporalEntity[]) }),
+      )
     },
 
     async listTypes(opts = {}) {

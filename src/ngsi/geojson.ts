@@ -63,6 +63,14 @@ function enoughPositions(type: Geometry['type'], coordinates: unknown): boolean 
 
 const inRange = ([lon, lat]: Pair) => lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90
 
+function validPoint(position: unknown): Geometry | undefined {
+  const pair = toPairs(position, 0) as Pair | undefined
+  if (!pair) return undefined
+  if (inRange(pair)) return { type: 'Point', coordinates: pair }
+  const swapped: Pair = [pair[1], pair[0]]
+  return Math.abs(pair[1]) > 90 && inRange(swapped) ? { type: 'Point', coordinates: swapped } : undefined
+}
+
 /**
  * A clean 2-D geometry, or undefined. Coordinates written lat,lon are swapped back only when
  * that is provable (a latitude beyond ±90 that fits once swapped); otherwise they pass as they are.
@@ -70,6 +78,8 @@ const inRange = ([lon, lat]: Pair) => lon >= -180 && lon <= 180 && lat >= -90 &&
 export function validateGeometry(value: unknown): Geometry | undefined {
   if (!isGeometryLike(value)) return undefined
   const type = value.type as Geometry['type']
+  // Most city data is points: checked without the nested-array walk below.
+  if (type === 'Point') return validPoint(value.coordinates)
   const depth = NESTING[type]
   let coordinates = toPairs(value.coordinates, depth)
   if (coordinates === undefined || !enoughPositions(type, coordinates)) return undefined
@@ -102,7 +112,9 @@ export function toFeature(entity: NormalizedEntity, attributes?: readonly string
     const attribute = entity.attributes[name]
     if (attribute) properties[name] = attribute.value
   }
-  Object.assign(properties, { entityId: entity.id, entityType: entity.type }, entity.observedAt && { observedAt: entity.observedAt })
+  properties.entityId = entity.id
+  properties.entityType = entity.type
+  if (entity.observedAt) properties.observedAt = entity.observedAt
   return { type: 'Feature', id: entity.id, geometry, properties }
 }
 

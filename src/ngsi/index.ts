@@ -22,7 +22,7 @@ export {
   type PlainValue,
 } from './normalize'
 export { collectPages, streamPages, type Collected, type Page, type PagingOptions, type Streamed, type StreamOptions } from './paging'
-export { createPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
+export { cachedPageSizeMemory, createPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
 export { PROBE_ENDPOINTS, probeBroker, type ProbeConfig, type ProbeResult } from './probe'
 export {
   ATTRIBUTE_NAME,
@@ -66,6 +66,7 @@ export {
   temporalParams,
   temporalQuerySchema,
   validateTemporalQuery,
+  type TemporalEntity,
   type TemporalPoint,
   type TemporalQuery,
   type TemporalSeries,

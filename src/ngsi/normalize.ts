@@ -66,7 +66,8 @@ type JsonObject = Record<string, unknown>
 
 const isObject = (value: unknown): value is JsonObject => !!value && typeof value === 'object' && !Array.isArray(value)
 
-const isKind = (value: unknown): value is AttributeKind => (attributeKinds as readonly unknown[]).includes(value)
+const KINDS: ReadonlySet<unknown> = new Set(attributeKinds)
+const isKind = (value: unknown): value is AttributeKind => KINDS.has(value)
 
 /** A normalized or concise attribute (as opposed to a keyValues compound value). */
 export function isAttributeObject(value: unknown): value is JsonObject {
@@ -75,19 +76,34 @@ export function isAttributeObject(value: unknown): value is JsonObject {
 
 const ZONELESS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/
 
-const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+/** `YYYY-MM-DDTHH:MM:SS.sssZ`: the separator expected at each position, `0` where a digit belongs. */
+const CANONICAL_SHAPE = '0000-00-00T00:00:00.000Z'
 
-/** Already exactly what toISOString() would give back (what brokers send): no Date round trip needed. */
+/** The digits of `text` from `start` to `end` as a number (the shape was checked). */
+function digitsAt(text: string, start: number, end: number): number {
+  let value = 0
+  for (let index = start; index < end; index++) value = value * 10 + text.charCodeAt(index) - 48
+  return value
+}
+
+/**
+ * Already exactly what toISOString() would give back (what brokers send): no Date round trip
+ * needed. Checked character by character: it runs for every timestamp of every entity.
+ */
 function isCanonicalIso(text: string): boolean {
-  const match = CANONICAL.exec(text)
-  if (!match) return false
-  const year = Number(match[1])
-  const month = Number(match[2])
-  const day = Number(match[3])
+  if (text.length !== CANONICAL_SHAPE.length) return false
+  for (let index = 0; index < CANONICAL_SHAPE.length; index++) {
+    const expected = CANONICAL_SHAPE.charCodeAt(index)
+    const code = text.charCodeAt(index)
+    if (expected === 48 ? code < 48 || code > 57 : code !== expected) return false
+  }
+  const year = digitsAt(text, 0, 4)
+  const month = digitsAt(text, 5, 7)
+  const day = digitsAt(text, 8, 10)
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
   const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]
-  return month >= 1 && month <= 12 && day >= 1 && day <= days && Number(match[4]) <= 23 && Number(match[5]) <= 59 && Number(match[6]) <= 59
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && digitsAt(text, 11, 13) <= 23 && digitsAt(text, 14, 16) <= 59 && digitsAt(text, 17, 19) <= 59
 }
 
 /** ISO 8601 in UTC; a date-time without zone (seen in real data) is read as UTC, not server-local time. */
@@ -109,7 +125,9 @@ export function plainValue(value: unknown): PlainValue {
       const raw = value['@value']
       return value['@type'] === 'DateTime' ? (toIsoDate(raw) ?? plainValue(raw)) : plainValue(raw)
     }
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainValue(item)]))
+    const plain: Record<string, PlainValue> = {}
+    for (const key in value) if (Object.hasOwn(value, key)) plain[key] = plainValue(value[key])
+    return plain
   }
   return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' ? value : null
 }
@@ -146,8 +164,9 @@ function instanceValue(attribute: JsonObject, kind: AttributeKind, language?: st
 
 function normalizeInstance(attribute: JsonObject, options: NormalizeOptions): NormalizedValue {
   // Concise form drops `type`; NGSI-v2 puts its own types there (Number, geo:json…): infer from the keys.
-  let kind = isKind(attribute.type) ? attribute.type : (VALUE_KEYS.find(([key]) => key in attribute)?.[1] ?? 'Property')
-  if (!isKind(attribute.type) && kind === 'Property' && isGeometryLike(attribute.value)) kind = 'GeoProperty'
+  const typed = isKind(attribute.type)
+  let kind = typed ? (attribute.type as AttributeKind) : (VALUE_KEYS.find(([key]) => key in attribute)?.[1] ?? 'Property')
+  if (!typed && kind === 'Property' && isGeometryLike(attribute.value)) kind = 'GeoProperty'
   const result: NormalizedValue = { kind, value: instanceValue(attribute, kind, options.language) }
   const observedAt = toIsoDate(attribute.observedAt)
   if (observedAt) result.observedAt = observedAt
@@ -188,8 +207,16 @@ function featureToEntity(feature: JsonObject): JsonObject {
   return { id: feature.id, ...properties, location: properties.location ?? feature.geometry }
 }
 
-function latest(dates: (string | undefined)[]): string | undefined {
-  return dates.reduce<string | undefined>((best, date) => (date && (!best || date > best) ? date : best), undefined)
+/** The latest observedAt of the attributes and their instances. */
+function latestObservation(attributes: Record<string, NormalizedValue>): string | undefined {
+  let best: string | undefined
+  for (const name in attributes) {
+    const attribute = attributes[name]
+    for (const instance of attribute.instances ?? [attribute]) {
+      if (instance.observedAt && (!best || instance.observedAt > best)) best = instance.observedAt
+    }
+  }
+  return best
 }
 
 export function normalizeEntity(raw: unknown, options: NormalizeOptions = {}): NormalizedEntity {
@@ -199,18 +226,19 @@ export function normalizeEntity(raw: unknown, options: NormalizeOptions = {}): N
   const rawTypes = Array.isArray(source.type) ? source.type : source.type === undefined ? [] : [source.type]
   const types = rawTypes.filter((type): type is string => typeof type === 'string').map((type) => shortName(type, options.contextTerms))
   const attributes: Record<string, NormalizedValue> = {}
-  const members = Object.entries(source)
-    .filter(([key]) => !ENTITY_MEMBERS.has(key))
-    .map(([key, value]) => ({ key, name: shortName(key, options.contextTerms), value }))
   // Names that needed no shortening first: an IRI whose short name is taken (one term per domain) keeps its full IRI.
-  members.sort((a, b) => Number(a.name !== a.key) - Number(b.name !== b.key))
-  for (const { key, name, value } of members) attributes[name in attributes ? key : name] = normalizeAttribute(value, options)
+  let shortened: [key: string, name: string][] | undefined
+  for (const key in source) {
+    if (!Object.hasOwn(source, key) || ENTITY_MEMBERS.has(key)) continue
+    const name = shortName(key, options.contextTerms)
+    if (name === key) attributes[key] = normalizeAttribute(source[key], options)
+    else (shortened ??= []).push([key, name])
+  }
+  for (const [key, name] of shortened ?? []) attributes[name in attributes ? key : name] = normalizeAttribute(source[key], options)
   const entity: NormalizedEntity = { id: source.id, type: types[0] ?? '', types, attributes }
   const location = attributes.location && validateGeometry(attributes.location.value)
   if (location) entity.location = location
-  const observedAt =
-    latest(Object.values(attributes).flatMap((attribute) => (attribute.instances ?? [attribute]).map((instance) => instance.observedAt))) ??
-    toIsoDate(attributes.dateObserved?.value)
+  const observedAt = latestObservation(attributes) ?? toIsoDate(attributes.dateObserved?.value)
   if (observedAt) entity.observedAt = observedAt
   const createdAt = toIsoDate(source.createdAt)
   if (createdAt) entity.createdAt = createdAt

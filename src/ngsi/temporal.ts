@@ -48,6 +48,12 @@ export interface TemporalPoint {
 /** Attribute name → its points, oldest first. */
 export type TemporalSeries = Record<string, TemporalPoint[]>
 
+/** One entity of a temporal entity query. */
+export interface TemporalEntity {
+  id: string
+  series: TemporalSeries
+}
+
 const VALUE_LISTS = ['values', 'objects', 'languageMaps', 'vocabs', 'jsons', 'valueLists', 'objectLists'] as const
 
 type JsonObject = Record<string, unknown>

@@ -133,6 +133,42 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
     },
   })
 
+  const history = await payload.create({
+    collection: 'pages',
+    context,
+    data: {
+      title: 'The week in numbers',
+      slug: 'history',
+      tenant: DEMO_CITIES[0].tenant,
+      _status: 'published',
+      publishedAt: new Date().toISOString(),
+      layout: [
+        {
+          blockType: 'chart',
+          title: 'Air quality this week',
+          layer: layers.airQuality,
+          attributes: ['no2', 'pm10'],
+          window: 'week',
+          aggregation: 'avg',
+        },
+        { blockType: 'chart', title: 'Warmest reading per hour today', layer: layers.weather, attributes: ['temperature'], window: 'day', aggregation: 'max' },
+        {
+          blockType: 'content',
+          columns: [
+            {
+              width: 'full',
+              richText: richText(
+                'Averages over every sensor of the layer, per period, from the broker’s history. Each chart has a table and a CSV download.',
+                { heading: 'How to read these charts' },
+              ),
+            },
+          ],
+        },
+      ],
+      meta: { title: 'The week in numbers', description: 'Air quality and temperature over the last days, from the city’s sensors.' },
+    },
+  })
+
   const posts = [
     {
       title: 'New air-quality sensors along the seafront',
@@ -177,6 +213,7 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
     data: {
       navItems: [
         { link: { type: 'reference', reference: { relationTo: 'pages', value: home.id }, label: 'Home' } },
+        { link: { type: 'reference', reference: { relationTo: 'pages', value: history.id }, label: 'History' } },
         { link: { type: 'custom', url: '/posts', label: 'News' } },
         { link: { type: 'custom', url: '/questions', label: 'Questions' } },
       ],

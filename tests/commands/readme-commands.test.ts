@@ -33,6 +33,7 @@ function readmeCommands(): string[] {
 const NOT_RUN: Record<string, string> = {
   'npm run bench': 'minutes of load against a 50,000-entity broker; measured by hand, never by a test',
   'npm run bench:replicas': 'load against two production servers; measured by hand, never by a test',
+  'npm run bench:compare -- <before> [<after>]': 'load against the builds of two checkouts; measured by hand, never by a test',
 }
 
 /** Commands checked by the test of the same name below. */

@@ -76,7 +76,7 @@ export default async function setup(project: TestProject) {
   }
   try {
     // Hostile names: entity 3 of every type is called <img src=x onerror=alert(1)> (XSS checks).
-    startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names'], { env })
+    startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names', '--temporal'], { env })
     await migrate(env)
     if (process.env.E2E_SKIP_BUILD !== 'true') await buildProduction(env)
     const server = productionServer(env, port)

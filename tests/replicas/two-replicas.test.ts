@@ -146,6 +146,36 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
     expect(new Set(pages).size).toBe(pages.length)
   })
 
+  it('render on one, at once, the citizen page an editor saved on the other, and a site-wide change on every page', async () => {
+    const editorToken = await login(replicas.a.baseUrl, accounts.editor)
+    const slug = `replicas-page-${Date.now()}`
+    const write = (method: string, route: string, body: unknown, token = editorToken) =>
+      fetch(`${replicas.a.baseUrl}${route}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `JWT ${token}`, origin: replicas.a.baseUrl },
+        body: JSON.stringify(body),
+      })
+    const created = await write('POST', '/api/pages', { title: 'Before the save', slug, _status: 'published' })
+    expect(created.status).toBe(201)
+    const pageId = ((await created.json()) as { doc: { id: number } }).doc.id
+    // The document title: the page's title, then the site's (site settings).
+    const titleOn = async (server: AppServer) => {
+      const answer = await fetch(`${server.baseUrl}/${slug}`)
+      expect(answer.status).toBe(200)
+      return /<title>([^<]*)<\/title>/.exec(await answer.text())?.[1]
+    }
+    // Rendered once on each replica, then served from that replica's cache.
+    for (const server of [replicas.a, replicas.b, replicas.b]) expect(await titleOn(server)).toMatch(/^Before the save · /)
+
+    expect((await write('PATCH', `/api/pages/${pageId}`, { title: 'After the save' })).status).toBe(200)
+    for (const server of [replicas.b, replicas.a]) expect(await titleOn(server)).toMatch(/^After the save · /)
+
+    // Site settings reach every page's layout (revalidatePath('/', 'layout')).
+    const siteTitle = `Replica city ${Date.now()}`
+    expect((await write('POST', '/api/globals/site-settings', { title: siteTitle }, adminToken)).status).toBe(200)
+    expect(await titleOn(replicas.b)).toBe(`After the save · ${siteTitle}`)
+  })
+
   it('keep answering every request on one when the other is killed in the middle of a cold load', async () => {
     const warmLayer = await createLayer('replicas warm')
     expect((await features(replicas.b, warmLayer)).status).toBe(200)

@@ -2,10 +2,9 @@
 
 import { availableFeatures, layerUrl, totalOf, useDashboard, useLayersData, usePageReader } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
+import { fileName } from '@/components/dashboard/download'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import type { EntityTableBlock as EntityTableBlockData } from '@/payload-types'
-
-const fileName = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'data'
 
 /** A layer's features as a sortable, paginated table, downloadable as CSV and GeoJSON (from the server, whatever the layer's size). */
 export function EntityTableBlock(block: EntityTableBlockData) {
@@ -40,6 +39,7 @@ export function EntityTableBlock(block: EntityTableBlockData) {
         columns={columns}
         units={state.meta?.units ?? {}}
         pageSize={block.pageSize ?? 20}
+        history={{ layerId, city: state.city }}
         onShow={(feature) => focusFeature(layerId, String(feature.id), feature)}
         readPage={readPage}
       />

@@ -1,15 +1,19 @@
 'use client'
 
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useMemo } from 'react'
 
 import { hasWholeSet, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
-import { featureName, formatNumber, measure, type Statistic, statisticKey, type Trend, trendOf } from '@/layers/summary'
+import { useHistory } from '@/components/history/HistoryChart'
+import type { HistoryAggregation } from '@/layers/historyData'
+import { featureName, formatNumber, measure, type Statistic, statisticKey, trendOf } from '@/layers/summary'
 import type { KpiCardBlock as KpiCardBlockData } from '@/payload-types'
 
 const ARROWS = { up: '▲', down: '▼', flat: '▶' } as const
+// The history's aggregation that is this statistic over the layer's places (counts and sums have none).
+const HISTORY_AGGREGATION: Partial<Record<Statistic, HistoryAggregation>> = { average: 'avg', min: 'min', max: 'max' }
 
-/** One number from a layer, with its change since the previous refresh. */
+/** One number from a layer, with its change over the last 24 hours. */
 export function KpiCardBlock(block: KpiCardBlockData) {
   const { data } = useDashboard()
   const layerId = String(typeof block.layer === 'object' ? block.layer.id : block.layer)
@@ -24,19 +28,13 @@ export function KpiCardBlock(block: KpiCardBlockData) {
   const holderName = measured ? measured.holder && featureName(measured.holder) : state?.preview?.holders[key]
   const unit = statistic === 'count' ? '' : block.unit || (block.attribute && state?.meta?.units[block.attribute]) || ''
 
-  // The trend compares with the value before the last refresh of the same city.
-  const previous = useRef<{ city: string; value?: number; fetchedAt?: string }>(undefined)
-  const [trend, setTrend] = useState<{ trend: Trend; since: string }>()
-  const fetchedAt = state?.meta?.fetchedAt
-  useEffect(() => {
-    if (!state || value === undefined || !fetchedAt) return
-    const before = previous.current
-    if (before && before.city === state.city && before.fetchedAt !== fetchedAt) {
-      const change = trendOf(value, before.value)
-      if (change && before.fetchedAt) setTrend({ trend: change, since: before.fetchedAt })
-    } else if (before?.city !== state.city) setTrend(undefined)
-    if (before?.fetchedAt !== fetchedAt) previous.current = { city: state.city, value, fetchedAt }
-  }, [state, value, fetchedAt])
+  // The trend compares with the same statistic 24 hours ago, from the broker's history.
+  const aggregation = HISTORY_AGGREGATION[statistic]
+  const history = useHistory(
+    aggregation && block.attribute && state ? { layerId, attributes: [block.attribute], window: 'day', aggregation, city: state.city || undefined } : undefined,
+  )
+  const dayAgo = history.status === 'ready' ? history.history.series[0]?.values.find((then) => then !== null) : undefined
+  const trend = value === undefined || dayAgo === undefined || dayAgo === null ? undefined : trendOf(value, dayAgo)
 
   if (!data.layers[layerId]) return null
   return (
@@ -47,11 +45,9 @@ export function KpiCardBlock(block: KpiCardBlockData) {
         {unit && <span className="kpi-unit"> {unit}</span>}
       </p>
       {trend && (
-        <p className={`kpi-trend kpi-trend--${trend.trend.direction}`}>
-          <span aria-hidden="true">{ARROWS[trend.trend.direction]} </span>
-          {trend.trend.direction === 'flat' ? 'No change' : `${trend.trend.delta > 0 ? '+' : '−'}${formatNumber(Math.abs(trend.trend.delta))}`}{' '}
-          since{' '}
-          <time dateTime={trend.since}>{new Date(trend.since).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}</time>
+        <p className={`kpi-trend kpi-trend--${trend.direction}`}>
+          <span aria-hidden="true">{ARROWS[trend.direction]} </span>
+          {trend.direction === 'flat' ? 'No change' : `${trend.delta > 0 ? '+' : '−'}${formatNumber(Math.abs(trend.delta))}`} vs 24 h ago
         </p>
       )}
       {holderName && <p className="kpi-holder">at {holderName}</p>}

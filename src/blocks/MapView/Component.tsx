@@ -113,6 +113,7 @@ export function MapViewBlock(block: MapViewBlockData) {
               tiles: state.tiles,
               units: state.meta?.units ?? {},
               visible: !hidden[state.layerId],
+              city: state.city,
             }))}
               onIdle={() => setDrawn(!loading)}
             />
@@ -184,6 +185,7 @@ function LayerTable({ state, onShow }: { state: BlockLayerState; onShow: (featur
       columns={layer.popupAttributes}
       units={state.meta?.units ?? {}}
       pageSize={20}
+      history={{ layerId: state.layerId, city: state.city }}
       onShow={onShow}
       readPage={usePageReader(state)}
     />

@@ -26,6 +26,7 @@ import {
 } from 'react-map-gl/maplibre'
 
 import { useDashboard } from '@/components/dashboard/DashboardProvider'
+import { EntityHistory } from '@/components/history/EntityHistory'
 import { displayValue, featureName, observedAgo } from '@/layers/summary'
 import { featureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/tileFeatures'
 import { ALERT_OUTLINES, MARKER_SHAPE_PX, markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
@@ -37,7 +38,7 @@ import type { DashboardLayer } from '@/layers/types'
 import { ALERT_COLOURS } from './colours'
 
 /** `tiles`: a vector tile URL template for a layer too large to send whole (its `features` are empty). */
-export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; tiles?: string; units: Record<string, string>; visible: boolean }
+export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; tiles?: string; units: Record<string, string>; visible: boolean; city: string }
 
 type Props = {
   label: string
@@ -332,7 +333,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
       )}
       {popup && popupLayer && popupFeature && (
         <Popup longitude={popup.longitude} latitude={popup.latitude} onClose={() => setPopup(undefined)} closeOnClick={false} maxWidth="300px">
-          <FeaturePopup feature={popupFeature} layer={popupLayer.layer} units={popupLayer.units} />
+          <FeaturePopup feature={popupFeature} layer={popupLayer.layer} units={popupLayer.units} city={popupLayer.city} />
         </Popup>
       )}
     </Map>
@@ -340,7 +341,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
 }
 
 /** Entity values are untrusted: React renders them as text, never as HTML. */
-function FeaturePopup({ feature, layer, units }: { feature: Feature; layer: DashboardLayer; units: Record<string, string> }) {
+function FeaturePopup({ feature, layer, units, city }: { feature: Feature; layer: DashboardLayer; units: Record<string, string>; city: string }) {
   const alert = feature.properties.alert as { level?: string; message?: string } | undefined
   const now = useNow(30_000)
   const ago = observedAgo(feature.properties.observedAt, now)
@@ -360,6 +361,7 @@ function FeaturePopup({ feature, layer, units }: { feature: Feature; layer: Dash
           ))}
       </dl>
       {ago && <p className="muted">observed {ago}</p>}
+      <EntityHistory layerId={layer.id} feature={feature} attributes={layer.popupAttributes} city={city || undefined} />
     </div>
   )
 }

@@ -2,6 +2,7 @@
 
 import { useEffect, useMemo, useState } from 'react'
 
+import { EntityHistory } from '@/components/history/EntityHistory'
 import { displayValue, featureName, sortFeatures } from '@/layers/summary'
 import type { Feature } from '@/ngsi'
 
@@ -18,6 +19,8 @@ type Props = {
   pageSize: number
   /** Offered per row when the features are also on a map. */
   onShow?: (feature: Feature) => void
+  /** Each row opens its entity's history from this layer (and city). */
+  history?: { layerId: string; city?: string }
   captionHidden?: boolean
   /** A layer too large for the browser: its rows, a page at a time, from the server (which sorts them too). */
   readPage?: (offset: number, limit: number, sort?: TableSort) => Promise<Feature[]>
@@ -26,7 +29,7 @@ type Props = {
 const label = (column: string) => (column === 'name' ? 'Name' : column)
 
 /** A sortable, paginated table of features; entity values are rendered as text, never as HTML. */
-export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, captionHidden, readPage }: Props) {
+export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, history, captionHidden, readPage }: Props) {
   // The first column names the row (the entity's name, else its id).
   const columns = chosen.filter((column) => column !== 'name')
   const [sort, setSort] = useState<TableSort>()
@@ -67,12 +70,17 @@ export function FeatureTable({ caption, features, total = features.length, colum
                   <span className="sr-only">Map</span>
                 </th>
               )}
+              {history && (
+                <th scope="col">
+                  <span className="sr-only">History</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
             {rows.length === 0 && total > 0 && (
               <tr>
-                <td colSpan={columns.length + (onShow ? 2 : 1)}>Loading the rows…</td>
+                <td colSpan={columns.length + 1 + (onShow ? 1 : 0) + (history ? 1 : 0)}>Loading the rows…</td>
               </tr>
             )}
             {rows.map((feature) => (
@@ -86,6 +94,11 @@ export function FeatureTable({ caption, features, total = features.length, colum
                     <button type="button" className="link-button" onClick={() => onShow(feature)}>
                       Show on map
                     </button>
+                  </td>
+                )}
+                {history && (
+                  <td>
+                    <EntityHistory layerId={history.layerId} feature={feature} attributes={columns} city={history.city || undefined} />
                   </td>
                 )}
               </tr>

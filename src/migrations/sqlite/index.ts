@@ -6,6 +6,7 @@ import * as migration_20261123_183657_ai_model_chain from './20261123_183657_ai_
 import * as migration_20261123_190110_security_names_first_admin from './20261123_190110_security_names_first_admin';
 import * as migration_20261123_191724_map_basemaps_weather from './20261123_191724_map_basemaps_weather';
 import * as migration_20261123_201236_drop_login_lockout from './20261123_201236_drop_login_lockout';
+import * as migration_20261123_222524_chart_block from './20261123_222524_chart_block';
 
 export const migrations = [
   {
@@ -47,5 +48,10 @@ export const migrations = [
     up: migration_20261123_201236_drop_login_lockout.up,
     down: migration_20261123_201236_drop_login_lockout.down,
     name: '20261123_201236_drop_login_lockout',
+  },
+  {
+    up: migration_20261123_222524_chart_block.up,
+    down: migration_20261123_222524_chart_block.down,
+    name: '20261123_222524_chart_block'
   },
 ];

@@ -9,15 +9,22 @@ export interface RecordedBrokerRequest {
 
 /**
  * Sits between the app and the demo broker and records every request, so tests can count broker
- * fetches and inspect exactly what reached the broker. `down` refuses connections as a dead host would.
+ * fetches and inspect exactly what reached the broker. `down` refuses connections as a dead host would;
+ * `setRefusal` makes it a broker without some API.
  */
 export async function startCountingProxy(target: string) {
   const requests: RecordedBrokerRequest[] = []
   let down = false
+  let refuse: ((url: URL) => boolean) | undefined
   const server = http.createServer(async (incoming, outgoing) => {
     if (down) return incoming.socket.destroy()
     const url = new URL(incoming.url ?? '/', target)
     requests.push({ method: incoming.method ?? 'GET', url, headers: incoming.headers })
+    if (refuse?.(url)) {
+      outgoing.writeHead(501, { 'content-type': 'application/json' })
+      outgoing.end(JSON.stringify({ type: 'https://uri.etsi.org/ngsi-ld/errors/OperationNotSupported', title: 'Operation not supported', detail: url.pathname }))
+      return
+    }
     const headers = Object.fromEntries(
       Object.entries(incoming.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
     )
@@ -38,6 +45,10 @@ export async function startCountingProxy(target: string) {
     entityRequests: () => requests.filter((request) => request.url.pathname === '/ngsi-ld/v1/entities'),
     setDown(value: boolean) {
       down = value
+    },
+    /** Requests `predicate` picks answer 501 OperationNotSupported, as a broker lacking that feature does. */
+    setRefusal(predicate: ((url: URL) => boolean) | undefined) {
+      refuse = predicate
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

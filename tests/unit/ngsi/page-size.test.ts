@@ -82,7 +82,7 @@ describe('page size memory', () => {
     server!.requests.length = 0
     await second.queryEntities({ type: 'Thing' })
     expect(limitsSent()).toEqual([10, 10, 10])
-    expect(memory.get('http://127.0.0.1:1/ngsi-ld/v1')).toBeUndefined()
+    expect(await memory.get('http://127.0.0.1:1/ngsi-ld/v1')).toBeUndefined()
   })
 
   it('remembers a broker that silently returns shorter pages', async () => {
@@ -98,14 +98,14 @@ describe('page size memory', () => {
     expect(limitsSent()).toEqual([15, 15, 10])
   })
 
-  it('never starts above the configured size, and ignores nonsense sizes', () => {
+  it('never starts above the configured size, and ignores nonsense sizes', async () => {
     const memory = createPageSizeMemory()
-    memory.set('b', 500)
-    expect(startingPageSize(memory, 'b', 100)).toBe(100)
-    expect(startingPageSize(memory, 'b', 1000)).toBe(500)
-    memory.set('b', 0)
-    memory.set('b', 2.5)
-    expect(memory.get('b')).toBe(500)
-    expect(startingPageSize(memory, 'other', 1000)).toBe(1000)
+    await memory.set('b', 500)
+    expect(await startingPageSize(memory, 'b', 100)).toBe(100)
+    expect(await startingPageSize(memory, 'b', 1000)).toBe(500)
+    await memory.set('b', 0)
+    await memory.set('b', 2.5)
+    expect(await memory.get('b')).toBe(500)
+    expect(await startingPageSize(memory, 'other', 1000)).toBe(1000)
   })
 })

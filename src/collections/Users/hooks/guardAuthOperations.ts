@@ -1,8 +1,9 @@
-import { APIError, type CollectionAfterOperationHook, type CollectionBeforeOperationHook, ValidationError } from 'payload'
+import { type CollectionAfterOperationHook, type CollectionBeforeOperationHook, ValidationError } from 'payload'
 
 import { userIsAdmin } from '@/access'
 import { env } from '@/env'
 import { callerOf } from '@/http/rateLimit'
+import { Refusal } from '@/utilities/refusal'
 
 import { passwordProblem } from '../password'
 import { isCrossSite, signInLimiters } from '../signInGuard'
@@ -27,7 +28,7 @@ export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args,
   const data = (args as { data?: Record<string, unknown> }).data
 
   if (fromOutside && ORIGIN_CHECKED.has(operation) && isCrossSite(req.headers, env().PUBLIC_SERVER_URL)) {
-    throw new APIError('Requests from other sites may not sign in or create accounts', 403, undefined, true)
+    throw new Refusal('Requests from other sites may not sign in or create accounts', 403)
   }
 
   const password = data?.password
@@ -45,15 +46,15 @@ export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args,
       limiters.failuresPerAccountAndClient.consume(`${emailOf(data)}|${client}`),
       limiters.failuresPerClient.consume(client),
     ])
-    if (!perAccount.allowed || !perClient.allowed) throw new APIError(TOO_MANY_ATTEMPTS, 429, undefined, true)
+    if (!perAccount.allowed || !perClient.allowed) throw new Refusal(TOO_MANY_ATTEMPTS, 429)
   }
 
   if (operation === 'create' && !userIsAdmin(req.user)) {
-    if (!(await limiters.signUpsPerClient.consume(client)).allowed) throw new APIError(TOO_MANY_ATTEMPTS, 429, undefined, true)
+    if (!(await limiters.signUpsPerClient.consume(client)).allowed) throw new Refusal(TOO_MANY_ATTEMPTS, 429)
     const email = emailOf(data)
     if (email) {
       const { totalDocs } = await req.payload.count({ collection: 'users', where: { email: { equals: email } }, overrideAccess: true, req })
-      if (totalDocs > 0) throw new APIError(SIGN_UP_REFUSED, 400, undefined, true)
+      if (totalDocs > 0) throw new Refusal(SIGN_UP_REFUSED)
     }
   }
   return args

@@ -1,7 +1,7 @@
-import { nodeGetRoute } from '@/http/nodeRoute'
+import { getRouteById } from '@/http/pagesRoute'
 import { featuresReply } from '@/layers/featuresRoute'
 
-// A Pages API route: see src/http/nodeRoute.ts for why.
+// Why a Pages API route: src/http/pagesRoute.ts. Next reads this literal at build time.
 export const config = { api: { bodyParser: false, responseLimit: false } }
 
-export default nodeGetRoute((request, query) => featuresReply(request, String(query.id)))
+export default getRouteById(featuresReply)

@@ -1,7 +1,7 @@
-import { nodeGetRoute } from '@/http/nodeRoute'
+import { getRouteById } from '@/http/pagesRoute'
 import { previewReply } from '@/layers/featuresRoute'
 
-// A Pages API route like its siblings: see src/http/nodeRoute.ts.
-export const config = { api: { bodyParser: false } }
+// Why a Pages API route: src/http/pagesRoute.ts. Next reads this literal at build time.
+export const config = { api: { bodyParser: false, responseLimit: false } }
 
-export default nodeGetRoute((request, query) => previewReply(request, String(query.id)))
+export default getRouteById(previewReply)

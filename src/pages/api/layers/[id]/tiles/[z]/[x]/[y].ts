@@ -1,7 +1,7 @@
-import { nodeGetRoute } from '@/http/nodeRoute'
+import { getRouteById } from '@/http/pagesRoute'
 import { tileReply } from '@/layers/featuresRoute'
 
-// A Pages API route: see src/http/nodeRoute.ts for why.
+// Why a Pages API route: src/http/pagesRoute.ts. Next reads this literal at build time.
 export const config = { api: { bodyParser: false, responseLimit: false } }
 
-export default nodeGetRoute((request, { id, z, x, y }) => tileReply(request, String(id), { z: String(z), x: String(x), y: String(y) }))
+export default getRouteById((request, id, { z, x, y }) => tileReply(request, id, { z: String(z), x: String(x), y: String(y) }))

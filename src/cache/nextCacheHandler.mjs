@@ -1,0 +1,50 @@
+// @ts-check
+// Next.js's cache handler (next.config.mjs `cacheHandler`). Next imports it at run time outside the
+// app's bundle, hence plain JavaScript.
+import fileSystemCache from 'next/dist/server/lib/incremental-cache/file-system-cache.js'
+
+/** @type {typeof import('next/dist/server/lib/incremental-cache/file-system-cache').default} */
+const FileSystemCache = /** @type {any} */ (fileSystemCache).default ?? fileSystemCache
+
+// Published by the server's start-up (src/instrumentation-node.ts) when REDIS_URL is set; see src/cache/revalidatedTags.ts.
+const REVALIDATED_TAGS = Symbol.for('citydash.revalidatedTags')
+const TAGS_HEADER = 'x-next-cache-tags'
+
+/** @returns {import('./revalidatedTags').RevalidatedTags | undefined} */
+const sharedTags = () => /** @type {any} */ (globalThis)[REVALIDATED_TAGS]
+
+/**
+ * The tags an entry answers to: a rendered page or route lists them in its headers (its path and
+ * layouts included); a fetch gets them from the request.
+ * @param {import('next/dist/server/lib/incremental-cache').CacheHandlerValue} entry
+ * @param {{ tags?: string[]; softTags?: string[] }} ctx
+ */
+function tagsOf(entry, ctx) {
+  const value = /** @type {{ kind?: string; headers?: Record<string, unknown> } | null} */ (entry.value)
+  if (value?.kind === 'FETCH') return [...(ctx.tags ?? []), ...(ctx.softTags ?? [])]
+  const header = value?.headers?.[TAGS_HEADER]
+  return typeof header === 'string' ? header.split(',') : []
+}
+
+/**
+ * Next's own cache (rendered pages in memory and in .next, one copy per replica), except that with
+ * REDIS_URL set the revalidations are shared: revalidatePath/revalidateTag on one replica (an
+ * editor's save) are recorded in Redis, and any replica's entry rendered before them is a miss, so
+ * the next request renders the page afresh there. Without Redis (and in the build) it is unchanged.
+ */
+export default class SharedRevalidationCache extends FileSystemCache {
+  /** @type {InstanceType<typeof FileSystemCache>['get']} */
+  async get(key, ctx) {
+    const entry = await super.get(key, ctx)
+    const tags = sharedTags()
+    if (!entry || !tags) return entry
+    const revalidatedAt = await tags.latest(tagsOf(entry, /** @type {any} */ (ctx)))
+    return revalidatedAt !== undefined && revalidatedAt >= entry.lastModified ? null : entry
+  }
+
+  /** @type {InstanceType<typeof FileSystemCache>['revalidateTag']} */
+  async revalidateTag(tags, durations) {
+    await super.revalidateTag(tags, durations)
+    await sharedTags()?.mark(typeof tags === 'string' ? [tags] : tags, Date.now())
+  }
+}

@@ -1,0 +1,7 @@
+import { getRouteById } from '@/http/pagesRoute'
+import { historyReply } from '@/layers/historyRoute'
+
+// Why a Pages API route: src/http/pagesRoute.ts. Next reads this literal at build time.
+export const config = { api: { bodyParser: false, responseLimit: false } }
+
+export default getRouteById(historyReply)
