@@ -5,11 +5,9 @@ import { PbfReader } from 'pbf'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
-import { startCountingProxy } from '../helpers/countingProxy'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
-import { authHeaders, signedInRoles } from '../helpers/users'
+import type { startCountingProxy } from '../helpers/countingProxy'
+import { startLayerRoutes } from '../helpers/layerRoutes'
+import { authHeaders } from '../helpers/users'
 
 type FeatureCollection = {
   type: string
@@ -18,10 +16,9 @@ type FeatureCollection = {
 }
 
 let payload: Payload
-let broker: DemoBroker
 let proxy: Awaited<ReturnType<typeof startCountingProxy>>
 let baseUrl: string
-let closeServer: () => Promise<void>
+let stack: Awaited<ReturnType<typeof startLayerRoutes>>
 let viewerToken: string
 const layers: Record<string, string | number> = {}
 
@@ -58,34 +55,16 @@ async function createLayer(name: string, data: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  broker = await startDemoBroker({ port: 0, flavor: 'scorpio' })
-  proxy = await startCountingProxy(broker.url)
-  // The app's broker client reads this when the config is first imported.
-  process.env.NGSI_LD_BROKER_URL = proxy.url
-  process.env.NGSI_LD_TENANT = ''
-  const started = await startPayload()
-  payload = started.payload
-  await payload.updateGlobal({
-    slug: 'site-settings',
-    data: {
-      title: 'Test city',
-      cities: [
-        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
-        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
-      ],
-    },
-  })
-  const { default: featuresRoute } = await import('@/pages/api/layers/[id]/features')
-  const { default: tilesRoute } = await import('@/pages/api/layers/[id]/tiles/[z]/[x]/[y]')
-  const { default: previewRoute } = await import('@/pages/api/layers/[id]/preview')
-  const server = await startHttpServer(
-    started.config,
-    {},
-    { '/api/layers/:id/features': featuresRoute, '/api/layers/:id/tiles/:z/:x/:y': tilesRoute, '/api/layers/:id/preview': previewRoute },
+  stack = await startLayerRoutes(
+    { flavor: 'scorpio' },
+    async () => ({
+      '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default,
+      '/api/layers/:id/tiles/:z/:x/:y': (await import('@/pages/api/layers/[id]/tiles/[z]/[x]/[y]')).default,
+      '/api/layers/:id/preview': (await import('@/pages/api/layers/[id]/preview')).default,
+    }),
+    'layers',
   )
-  baseUrl = server.url
-  closeServer = server.close
-  viewerToken = (await signedInRoles(payload, baseUrl, `layers${Date.now()}`)).tokens.viewer
+  ;({ payload, proxy, baseUrl, viewerToken } = stack)
   layers.air = await createLayer('Air quality', {
     alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
   })
@@ -98,9 +77,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await closeServer?.()
-  await proxy?.close()
-  await broker?.close()
+  await stack?.close()
 })
 
 describe('GET /api/layers/{id}/features', () => {

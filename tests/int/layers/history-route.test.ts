@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { History } from '@/layers/historyData'
 
 import { HOSTILE_NAME } from '../../../demo/broker/data'
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
-import { startCountingProxy } from '../helpers/countingProxy'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
-import { authHeaders, signedInRoles } from '../helpers/users'
+import type { DemoBroker } from '../../../demo/broker/server'
+import type { startCountingProxy } from '../helpers/countingProxy'
+import { startLayerRoutes } from '../helpers/layerRoutes'
+import { authHeaders } from '../helpers/users'
 
 // The demo broker's clock stands still, so the route and the test read the same readings.
 const NOW = Date.now()
@@ -17,7 +16,7 @@ let payload: Payload
 let broker: DemoBroker
 let proxy: Awaited<ReturnType<typeof startCountingProxy>>
 let baseUrl: string
-let closeServer: () => Promise<void>
+let stack: Awaited<ReturnType<typeof startLayerRoutes>>
 let viewerToken: string
 const layers: Record<string, string | number> = {}
 
@@ -64,28 +63,15 @@ function expectClose(actual: (number | null)[], expected: (number | null)[]) {
 }
 
 beforeAll(async () => {
-  broker = await startDemoBroker({ port: 0, flavor: 'scorpio', hostileNames: true, now: () => new Date(NOW) })
-  proxy = await startCountingProxy(broker.url)
-  process.env.NGSI_LD_BROKER_URL = proxy.url
-  process.env.NGSI_LD_TENANT = ''
-  const started = await startPayload()
-  payload = started.payload
-  await payload.updateGlobal({
-    slug: 'site-settings',
-    data: {
-      title: 'Test city',
-      cities: [
-        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
-        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
-      ],
-    },
-  })
-  const { default: historyRoute } = await import('@/pages/api/layers/[id]/history')
-  const { default: featuresRoute } = await import('@/pages/api/layers/[id]/features')
-  const server = await startHttpServer(started.config, {}, { '/api/layers/:id/history': historyRoute, '/api/layers/:id/features': featuresRoute })
-  baseUrl = server.url
-  closeServer = server.close
-  viewerToken = (await signedInRoles(payload, baseUrl, `history${Date.now()}`)).tokens.viewer
+  stack = await startLayerRoutes(
+    { flavor: 'scorpio', hostileNames: true, now: () => new Date(NOW) },
+    async () => ({
+      '/api/layers/:id/history': (await import('@/pages/api/layers/[id]/history')).default,
+      '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default,
+    }),
+    'history',
+  )
+  ;({ payload, broker, proxy, baseUrl, viewerToken } = stack)
   layers.air = await createLayer('Air quality')
   layers.hidden = await createLayer('Staff only', { public: false })
   layers.porto = await createLayer('Air in Porto', { source: { tenant: 'porto' } })
@@ -94,9 +80,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await closeServer?.()
-  await proxy?.close()
-  await broker?.close()
+  await stack?.close()
 })
 
 describe('GET /api/layers/{id}/history', () => {
