@@ -1,9 +1,10 @@
 import { pipeline, Readable } from 'node:stream'
-import { createGzip, gunzipSync } from 'node:zlib'
+import { createGunzip, createGzip } from 'node:zlib'
 
 import { z } from 'zod'
 
 import { HttpError } from '@/http/errors'
+import { enforceRateLimit, type LimitPolicy } from '@/http/rateLimit'
 import type { BufferReply } from '@/http/pagesRoute'
 import { type BBox, bboxSchema, NgsiError, tenantSchema } from '@/ngsi'
 import type { MapLayer } from '@/payload-types'
@@ -117,13 +118,21 @@ function checkColumns(layer: MapLayer, columns: (string | null | undefined)[]) {
   if (unknown.length > 0) throw new HttpError(400, `Not an attribute of this layer: ${unknown.map((column) => `"${column}"`).join(', ')}`)
 }
 
-/** Gzipped bytes as they are to a client that accepts gzip, else unpacked. */
+/** Gzipped bytes as they are to a client that accepts gzip, else unpacked as they are sent (a 500,000-feature layer is 180 MB of JSON). */
 function gzipReply(request: Request, headers: Record<string, string>, gzipped: Buffer): LayerReply {
   if (/\bgzip\b/i.test(request.headers.get('accept-encoding') ?? '')) {
     return { status: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, body: gzipped }
   }
-  return { status: 200, headers, body: gunzipSync(gzipped) }
+  const gunzip = createGunzip()
+  gunzip.end(gzipped)
+  return { status: 200, headers, body: gunzip }
 }
+
+/**
+ * Downloads of a whole layer (CSV, GeoJSON file): a CSV re-encodes every feature, a few CPU seconds
+ * for a 500,000-feature layer, so a loop of them is budgeted per client and overall.
+ */
+const LAYER_DOWNLOADS: LimitPolicy = { name: 'layer-downloads', perClient: 20, overall: 200, windowSeconds: 60 }
 
 /**
  * GET /api/layers/{id}/features[?bbox=w,s,e,n | ?offset=n&limit=n][&city=tenant] → GeoJSON of the
@@ -133,11 +142,13 @@ function gzipReply(request: Request, headers: Record<string, string>, gzipped: B
  */
 export async function featuresReply(request: Request, rawId: string): Promise<LayerReply> {
   const search = parseSearch(new URL(request.url), featuresSearch, ['bbox', 'city', 'offset', 'limit', 'sort', 'order', 'format', 'columns'])
+  const limitHeaders = search.format ? await enforceRateLimit(request, LAYER_DOWNLOADS) : {}
   const sort = search.sort ? { column: search.sort, direction: search.order ?? 'ascending' } : undefined
   const page = search.offset !== undefined || search.limit !== undefined ? { offset: search.offset ?? 0, limit: search.limit ?? MAX_PAGE_LIMIT, sort } : undefined
   const { layer, result } = await readLayer(request, rawId, { city: search.city, bbox: search.bbox, page }, (found) => checkColumns(found, [sort?.column, ...(search.columns ?? [])]))
-  const { headers, notModified } = cachedAnswer(request, layer, search.format === 'csv' ? `${result.etag.slice(0, -1)}-csv"` : result.etag, result.state)
-  if (notModified) return { status: 304, headers }
+  const answer = cachedAnswer(request, layer, search.format === 'csv' ? `${result.etag.slice(0, -1)}-csv"` : result.etag, result.state)
+  const headers = { ...answer.headers, ...limitHeaders }
+  if (answer.notModified) return { status: 304, headers }
   const file = (extension: string) => ({ 'Content-Disposition': `attachment; filename="${fileName(layer.name)}.${extension}"` })
   if (search.format === 'csv') {
     return csvReply(request, { ...headers, ...file('csv'), 'Content-Type': 'text/csv; charset=utf-8' }, result, search.columns ?? layer.attributes ?? [])

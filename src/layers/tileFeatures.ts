@@ -9,12 +9,13 @@ export const TILE_MAX_ZOOM = 16
 /** What a tile feature carries besides its point: MVT values are scalars, so the alert is split and objects become JSON. */
 export type TileProperties = Record<string, string | number | boolean>
 
-/** A feature's properties as a tile carries them: its id, its alert level and message, scalar values. */
+/** A feature's properties as a tile carries them: its alert level and message, scalar values (the id is `entityId`'s). */
 export function tileProperties(feature: Feature): TileProperties {
   const { alert, ...rest } = feature.properties
   const level = (alert as { level?: unknown } | undefined)?.level
   const message = (alert as { message?: unknown } | undefined)?.message
-  const properties: TileProperties = { __id: String(feature.id), __alert: typeof level === 'string' ? level : 'none' }
+  // No level is no __alert at all (the map's style falls back to the layer's own colour and shape).
+  const properties: TileProperties = typeof level === 'string' ? { __alert: level } : {}
   if (typeof message === 'string') properties.__alertMessage = message
   for (const [name, value] of Object.entries(rest)) {
     if (value === null || value === undefined) continue
@@ -25,8 +26,8 @@ export function tileProperties(feature: Feature): TileProperties {
 
 /** A map's view of a tile feature as a layer feature again (for its popup). */
 export function featureFromTile(coordinates: [number, number], properties: Record<string, unknown>): Feature {
-  const { __id, __alert, __alertMessage, ...rest } = properties
-  const feature: Feature = { type: 'Feature', id: String(__id), geometry: { type: 'Point', coordinates }, properties: rest as Feature['properties'] }
-  if (__alert !== 'none' && typeof __alert === 'string') feature.properties.alert = { level: __alert, message: typeof __alertMessage === 'string' ? __alertMessage : '' }
+  const { __alert, __alertMessage, ...rest } = properties
+  const feature: Feature = { type: 'Feature', id: String(rest.entityId), geometry: { type: 'Point', coordinates }, properties: rest as Feature['properties'] }
+  if (typeof __alert === 'string') feature.properties.alert = { level: __alert, message: typeof __alertMessage === 'string' ? __alertMessage : '' }
   return feature
 }

@@ -40,6 +40,18 @@ async function storedQuestions(setup: Setup, marker: string): Promise<number> {
   return ((await response.json()) as { totalDocs: number }).totalDocs
 }
 
+/** A public layer of the broker's air-quality stations, created by the admin. */
+async function publicLayer(setup: Setup): Promise<string | number> {
+  const response = await fetch(`${setup.server.baseUrl}/api/map-layers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `JWT ${setup.adminToken}` },
+    body: JSON.stringify({ name: `Downloads ${Date.now()}`, entityType: 'AirQualityObserved', attributes: ['name', 'no2'], public: true }),
+  })
+  const text = await response.text()
+  expect(response.status, text).toBe(201)
+  return (JSON.parse(text) as { doc: { id: string | number } }).doc.id
+}
+
 // Forged X-Forwarded-For values: rotating single addresses, comma lists, garbage.
 const forgeries = (i: number) => [`10.1.${i}.1`, `203.0.113.${i}, 10.0.0.${i}`, `garbage-${i}`, ' , ,', `${i}.${i}.${i}.${i}, unknown`][i % 5] as string
 
@@ -71,6 +83,25 @@ describe('V13 API: forged client addresses do not reset rate limits (TRUST_PROXY
     }
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429, 429])
     expect(await storedQuestions(setup, marker)).toBe(5)
+  })
+
+  it('refuses whole-layer downloads past 20 a minute whatever X-Forwarded-For says, while the map and table reads go on', async () => {
+    const id = await publicLayer(setup)
+    const statuses: number[] = []
+    for (let i = 0; i < 24; i++) {
+      const format = i % 2 === 0 ? 'csv' : 'geojson'
+      const response = await fetch(`${setup.server.baseUrl}/api/layers/${id}/features?format=${format}`, { headers: { 'x-forwarded-for': forgeries(i) } })
+      statuses.push(response.status)
+      if (response.status === 429) {
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
+        await expectRefusal(response, 429)
+      } else await response.arrayBuffer()
+    }
+    expect(statuses).toEqual([...Array(20).fill(200), 429, 429, 429, 429])
+    const whole = await fetch(`${setup.server.baseUrl}/api/layers/${id}/features`)
+    expect(whole.status).toBe(200)
+    expect(((await whole.json()) as { meta: { count: number } }).meta.count).toBeGreaterThan(0)
+    expect((await fetch(`${setup.server.baseUrl}/api/layers/${id}/features?offset=0&limit=10`)).status).toBe(200)
   })
 })
 

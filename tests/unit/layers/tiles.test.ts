@@ -25,7 +25,7 @@ async function gridBody(side: number) {
           id: `urn:ngsi-ld:AirQualityObserved:r${row}c${column}`,
           type: 'AirQualityObserved',
           no2: { type: 'Property', value: row * side + column === 0 ? 95 : 10 },
-          name: { type: 'Property', value: row === 0 && column === 0 ? '<img src=x onerror=alert(1)>' : `Station ${row}/${column}` },
+          name: { type: 'Property', value: row === 0 && column === 0 ? '<img src=x onerror=alert(1)>' : `Estación ${row}/${column}` },
           location: { type: 'GeoProperty', value: { type: 'Point', coordinates: [-3.83 + column * 0.0012, 43.45 + row * 0.0009] } },
         }),
       ),
@@ -55,15 +55,26 @@ describe('layer tiles', () => {
     const tiles = createTileService({ maxPoints: 10_000 })
     const address = tileOf(16, -3.83, 43.45)
     const features = decode((await tiles.tile(body, address))!)
-    const ids = features.map(({ properties }) => properties.__id)
+    const ids = features.map(({ properties }) => properties.entityId)
     expect(ids).toContain('urn:ngsi-ld:AirQualityObserved:r0c0')
     expect(features.every(({ properties }) => properties.cluster === undefined)).toBe(true)
 
-    const first = features.find(({ properties }) => properties.__id === 'urn:ngsi-ld:AirQualityObserved:r0c0')!
+    const first = features.find(({ properties }) => properties.entityId === 'urn:ngsi-ld:AirQualityObserved:r0c0')!
     expect(first.properties).toMatchObject({ __alert: 'critical', __alertMessage: 'NO₂ 95', no2: 95, name: '<img src=x onerror=alert(1)>' })
     const popup = featureFromTile([-3.83, 43.45], first.properties)
     expect(popup).toMatchObject({ id: 'urn:ngsi-ld:AirQualityObserved:r0c0', properties: { name: '<img src=x onerror=alert(1)>', no2: 95, alert: { level: 'critical', message: 'NO₂ 95' } } })
-    expect(popup.properties).not.toHaveProperty('__id')
+    expect(popup.properties).not.toHaveProperty('__alert')
+  })
+
+  it('gives back each point its own properties in a layer of many thousand points', async () => {
+    const body = await gridBody(70)
+    const tiles = createTileService({ maxPoints: 10_000 })
+    for (const [row, column] of [[0, 1], [58, 36], [69, 69]]) {
+      const address = tileOf(16, -3.83 + column * 0.0012, 43.45 + row * 0.0009)
+      const station = decode((await tiles.tile(body, address))!).find(({ properties }) => properties.entityId === `urn:ngsi-ld:AirQualityObserved:r${row}c${column}`)
+      const id = `urn:ngsi-ld:AirQualityObserved:r${row}c${column}`
+      expect(station?.properties).toEqual({ entityId: id, entityType: 'AirQualityObserved', no2: 10, name: `Estación ${row}/${column}` })
+    }
   })
 
   it('merges crowded points into clusters that count them all at a city zoom', async () => {
