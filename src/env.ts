@@ -131,6 +131,18 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   )
 }
 
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
+
+/**
+ * Why the settings are unsafe for a public service though valid, or undefined: over plain http on
+ * a public host the session cookie cannot be Secure and no HSTS is sent.
+ */
+export function exposureWarning(settings: Pick<Env, 'PUBLIC_SERVER_URL'>): string | undefined {
+  const url = new URL(settings.PUBLIC_SERVER_URL)
+  if (url.protocol === 'https:' || LOOPBACK.test(url.hostname)) return undefined
+  return `PUBLIC_SERVER_URL (${url.origin}) is plain http on a host other than this machine: sign-in cookies travel unencrypted and are not marked Secure, and no HSTS is sent. Serve the dashboard over https (a TLS proxy in front) and set PUBLIC_SERVER_URL=https://…`
+}
+
 let cached: Env | undefined
 
 /** The validated environment of this process (parsed on first use). */

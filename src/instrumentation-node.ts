@@ -1,5 +1,5 @@
 import { shareRevalidatedTags } from './cache'
-import { type Env, InvalidEnvironmentError, parseEnv } from './env'
+import { type Env, exposureWarning, InvalidEnvironmentError, parseEnv } from './env'
 import { revalidatedTags } from './services'
 import { installServerHooks } from './utilities/serverHooks'
 
@@ -20,6 +20,8 @@ function checkEnvironment(): Env {
  */
 export async function startNodeServer() {
   const settings = checkEnvironment()
+  const warning = exposureWarning(settings)
+  if (warning) console.warn(`⚠ ${warning}`)
   await installServerHooks({ https: settings.PUBLIC_SERVER_URL.startsWith('https:'), trustedProxyHops: settings.TRUST_PROXY })
   const tags = revalidatedTags()
   if (tags) shareRevalidatedTags(tags)

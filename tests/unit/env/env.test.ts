@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { databaseKind } from '@/db'
-import { InvalidEnvironmentError, parseEnv } from '@/env'
+import { exposureWarning, InvalidEnvironmentError, parseEnv } from '@/env'
 
 const valid = { APP_SECRET: 'a'.repeat(32) }
 
@@ -95,5 +95,15 @@ describe('database adapter choice', () => {
 
   it('refuses any other scheme with a message naming DATABASE_URI', () => {
     expect(() => databaseKind('mysql://h/db')).toThrow(/DATABASE_URI: unsupported scheme/)
+  })
+})
+
+describe('exposure warning', () => {
+  it('warns of plain http on a public host, not of https or of this machine', () => {
+    expect(exposureWarning({ PUBLIC_SERVER_URL: 'http://dashboard.city.example' })).toMatch(/plain http.*https:\/\//)
+    expect(exposureWarning({ PUBLIC_SERVER_URL: 'http://192.0.2.10:3000' })).toMatch(/not marked Secure/)
+    for (const safe of ['https://dashboard.city.example', 'http://localhost:3000', 'http://127.0.0.1:3471', 'http://[::1]:3000']) {
+      expect(exposureWarning({ PUBLIC_SERVER_URL: safe }), safe).toBeUndefined()
+    }
   })
 })
