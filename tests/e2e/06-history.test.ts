@@ -50,6 +50,12 @@ beforeAll(async () => {
     ],
   })
   await api(chief, 'POST', '/api/pages', {
+    title: 'Air and names',
+    slug: 'air-and-names',
+    _status: 'published',
+    layout: [{ blockType: 'chart', title: 'NO2 and station names', layer: air.id, attributes: ['no2', 'name'], window: 'day', aggregation: 'avg' }],
+  })
+  await api(chief, 'POST', '/api/pages', {
     title: 'No charts here',
     slug: 'no-charts-here',
     _status: 'published',
@@ -113,6 +119,14 @@ describe('history a citizen can see', () => {
 
   it('says how the KPI compares with 24 hours ago', async () => {
     await expect.poll(() => citizen.locator('.kpi-trend').textContent(), { timeout: 30_000 }).toMatch(/(No change|[+−][\d.,]+) vs 24 h ago/)
+  })
+
+  it('charts the numbers of a chart that also names a text attribute, and says that one has none', async () => {
+    await citizen.goto(`${baseUrl}/air-and-names`)
+    const chart = citizen.locator('.block.chart')
+    await chart.locator('canvas').waitFor({ timeout: 30_000 })
+    await chart.getByText('“name” has no numbers to chart in this period.').waitFor({ timeout: 10_000 })
+    await expect.poll(async () => (await pixelsOfColour(chart.locator('.history-chart__plot'), '#0b5cad')).length, { timeout: 10_000 }).toBeGreaterThan(100)
   })
 
   it("opens a popup's history: a 24 h chart and a link to the full view", async () => {

@@ -7,10 +7,19 @@ import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE } from '@/ngsi'
 const AGGREGATION_LABELS = { avg: 'Average per period', min: 'Minimum per period', max: 'Maximum per period', raw: 'Every reading (one place only)' }
 const WINDOW_LABELS = { hour: 'Last hour', day: 'Last 24 hours', week: 'Last 7 days', month: 'Last 30 days' }
 
-const validateAttributes: TextFieldManyValidation = (value) => {
+/** Attribute names, and each one of the chosen layer's (only those leave the server, so only those can be charted). */
+const validateAttributes: TextFieldManyValidation = async (value, { req, siblingData }) => {
   if (!value?.length) return 'Which attributes to chart?'
   const bad = value.find((name) => !ATTRIBUTE_NAME.test(name))
-  return bad === undefined ? true : `"${bad}": ${ATTRIBUTE_NAME_RULE}`
+  if (bad !== undefined) return `"${bad}": ${ATTRIBUTE_NAME_RULE}`
+  const chosen = (siblingData as { layer?: unknown }).layer
+  const layerId = typeof chosen === 'object' && chosen !== null ? (chosen as { id?: unknown }).id : chosen
+  if (typeof layerId !== 'string' && typeof layerId !== 'number') return true
+  const layer = await req.payload.findByID({ collection: 'map-layers', id: layerId, depth: 0, disableErrors: true, req })
+  const known = layer?.attributes ?? []
+  const unknown = value.filter((name) => !known.includes(name))
+  if (!layer || unknown.length === 0) return true
+  return `Not an attribute of "${layer.name}": ${unknown.join(', ')}. Its attributes: ${known.join(', ') || 'none'} (chart the numeric ones).`
 }
 
 export const ChartBlock: Block = {

@@ -71,11 +71,23 @@ export function HistoryChart({ query, title, compact = false }: { query: History
   const { history } = loaded
   const description = describe(history)
   const table = historyTable(history)
-  const empty = history.series.every((series) => series.values.every((value) => value === null))
+  // Text attributes (a name, a status) have no numbers: say so, and draw the others.
+  const withoutNumbers = history.series.filter((series) => series.values.every((value) => value === null))
+  const empty = withoutNumbers.length === history.series.length
   return (
     <div className={`history-chart${compact ? ' history-chart--compact' : ''}`}>
       <p className="muted history-chart__description">{description}</p>
-      {empty ? <p className="history-chart__status">No readings in this period.</p> : <Plot history={history} label={description} compact={compact} />}
+      {empty ? (
+        <p className="history-chart__status">No numeric readings in this period.</p>
+      ) : (
+        <Plot history={{ ...history, series: history.series.filter((series) => !withoutNumbers.includes(series)) }} label={description} compact={compact} />
+      )}
+      {!empty &&
+        withoutNumbers.map(({ attribute }) => (
+          <p key={attribute} className="muted history-chart__status">
+            “{attribute}” has no numbers to chart in this period.
+          </p>
+        ))}
       <details className="history-chart__table">
         <summary>Show as table</summary>
         <div className="table-scroll" role="region" aria-label={`${description}: table`} tabIndex={0}>

@@ -72,3 +72,19 @@ describe('hostile REST and GraphQL input is a 4xx, never a 500', () => {
     expect((await get(`/api/media/file/${doc.filename}`)).status).toBe(404)
   })
 })
+
+describe('a Chart block charts attributes of its layer', () => {
+  it("refuses an attribute the layer does not have, naming the layer's own, and stores nothing", async () => {
+    const layer = await payload.create({ collection: 'map-layers', data: { name: `Chart check ${Date.now()}`, entityType: 'AirQualityObserved', attributes: ['name', 'no2'], refreshSeconds: 60, maxFeatures: 100 } })
+    const page = (attributes: string[], slug: string) =>
+      payload.create({
+        collection: 'pages',
+        data: { title: slug, slug, _status: 'published', layout: [{ blockType: 'chart', title: 'Air', layer: layer.id, attributes, window: 'day', aggregation: 'avg' }] },
+      })
+    const slug = `chart-unknown-${Date.now()}`
+    const refusal = (await page(['no2', 'temperature'], slug).catch((error: unknown) => error)) as { data?: { errors?: { message: string }[] } }
+    expect(refusal.data?.errors?.map(({ message }) => message)).toEqual([expect.stringMatching(/^Not an attribute of "Chart check \d+": temperature\. Its attributes: name, no2/)])
+    expect((await payload.find({ collection: 'pages', where: { slug: { equals: slug } } })).totalDocs).toBe(0)
+    await expect(page(['no2'], `chart-known-${Date.now()}`)).resolves.toMatchObject({ layout: [{ attributes: ['no2'] }] })
+  })
+})
