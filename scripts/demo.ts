@@ -28,6 +28,8 @@ function ensureDotEnv() {
 
 async function main() {
   ensureDotEnv()
+  // Another port on this machine: the public address follows it (sign-in checks the Origin against it).
+  if (process.env.PORT && !process.env.PUBLIC_SERVER_URL) process.env.PUBLIC_SERVER_URL = `http://localhost:${process.env.PORT}`
   loadDotEnv()
   Object.assign(process.env, { NODE_ENV: 'production' })
   const settings = parseEnv()

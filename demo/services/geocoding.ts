@@ -42,7 +42,7 @@ export type FakeGeocoding = {
 }
 
 export type Place = {
-  /** Found when the query contains this (lower case). */
+  /** Found when the query contains this (lower case, no accents), or the address contains the query. */
   match: string
   formatted: string
   lat: number
@@ -64,10 +64,21 @@ const GAZETTEER: Place[] = [
   { match: 'pereda', formatted: 'Paseo de Pereda, 39004 Santander, Spain', lat: 43.46166, lng: -3.80444, type: 'road', countryCode: 'es', confidence: 9, span: 0.002 },
   { match: 'sardinero', formatted: 'Playa del Sardinero, 39005 Santander, Spain', lat: 43.47671, lng: -3.78676, type: 'beach', countryCode: 'es', confidence: 9, span: 0.003 },
   { match: 'magdalena', formatted: 'Palacio de la Magdalena, 39005 Santander, Spain', lat: 43.46875, lng: -3.76571, type: 'castle', countryCode: 'es', confidence: 10, span: 0.001 },
+  // Streets of the demo broker's Santander stations (src/seed names them), so a citizen finds them.
+  { match: 'general davila', formatted: 'Calle General Dávila, 39005 Santander, Spain', lat: 43.46189, lng: -3.81574, type: 'road', countryCode: 'es', confidence: 9, span: 0.004 },
+  { match: 'castelar', formatted: 'Calle Castelar, 39004 Santander, Spain', lat: 43.46545, lng: -3.79591, type: 'road', countryCode: 'es', confidence: 9, span: 0.002 },
+  { match: 'isabel ii', formatted: 'Calle Isabel II, 39002 Santander, Spain', lat: 43.46292, lng: -3.80746, type: 'road', countryCode: 'es', confidence: 9, span: 0.001 },
+  { match: 'hermida', formatted: 'Calle Marqués de la Hermida, 39009 Santander, Spain', lat: 43.44985, lng: -3.82456, type: 'road', countryCode: 'es', confidence: 9, span: 0.004 },
+  { match: 'albericia', formatted: 'Avenida de la Albericia, 39012 Santander, Spain', lat: 43.47228, lng: -3.82765, type: 'road', countryCode: 'es', confidence: 9, span: 0.003 },
+  { match: 'alonso vega', formatted: 'Calle Camilo Alonso Vega, 39007 Santander, Spain', lat: 43.46716, lng: -3.82037, type: 'road', countryCode: 'es', confidence: 9, span: 0.003 },
+  { match: 'primero de mayo', formatted: 'Calle Primero de Mayo, 39011 Santander, Spain', lat: 43.45488, lng: -3.85017, type: 'road', countryCode: 'es', confidence: 9, span: 0.003 },
+  { match: 'avenida del faro', formatted: 'Avenida del Faro, 39012 Santander, Spain', lat: 43.48515, lng: -3.79513, type: 'road', countryCode: 'es', confidence: 9, span: 0.004 },
   { match: 'porto', formatted: 'Porto, Portugal', lat: 41.1579, lng: -8.6291, type: 'city', countryCode: 'pt', confidence: 5 },
   { match: 'aliados', formatted: 'Avenida dos Aliados, 4000-064 Porto, Portugal', lat: 41.14836, lng: -8.61107, type: 'road', countryCode: 'pt', confidence: 9, span: 0.002 },
   { match: 'ribeira', formatted: 'Cais da Ribeira, 4050-510 Porto, Portugal', lat: 41.14063, lng: -8.61331, type: 'road', countryCode: 'pt', confidence: 9, span: 0.002 },
 ]
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 
 const round7 = (value: number) => Math.round(value * 1e7) / 1e7
 
@@ -157,8 +168,9 @@ export async function startFakeGeocoding(
       const q = url.searchParams.get('q')
       if (!q) return json(400, envelope(400, 'invalid request'))
       const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 10) || 10)
-      const wanted = q.toLowerCase()
-      const results = gazetteer.filter((place) => wanted.includes(place.match))
+      // Accents and case aside, as OpenCage: a query naming the place, or a part of its address ("calle").
+      const wanted = fold(q)
+      const results = gazetteer.filter((place) => wanted.includes(place.match) || fold(place.formatted).includes(wanted))
         .slice(0, limit)
         .map(({ match: _match, ...place }) => openCageResult(place))
       return json(200, envelope(200, 'OK', results))

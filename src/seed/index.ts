@@ -158,8 +158,8 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
             {
               width: 'full',
               richText: richText(
-                'Averages over every sensor of the layer, per period, from the broker’s history. Each chart has a table and a CSV download.',
                 { heading: 'How to read these charts' },
+                'Averages over every sensor of the layer, per period, from the broker’s history. Each chart has a table and a CSV download.',
               ),
             },
           ],
