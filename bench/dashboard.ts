@@ -41,6 +41,7 @@ import { migrate, startProcess, stopAll, waitForUrl } from '../scripts/processes
 import { productionServer } from '../scripts/start'
 
 import { median, round } from './lib'
+import { call } from './stack'
 
 const numberSetting = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
 const settings = {
@@ -61,15 +62,7 @@ type Figure = { name: string; value: number; unit: string; target?: string; pass
 const figures: Figure[] = []
 const log = (message: string) => console.log(`• ${message}`)
 
-async function api<T>(method: string, route: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseUrl}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) },
-    body: JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as T
-}
+const api = <T>(method: string, route: string, body: unknown, token?: string) => call<T>(baseUrl, method, route, body, token)
 
 async function seed() {
   const { token } = await api<{ token: string }>('POST', '/api/users/first-register', {

@@ -205,7 +205,8 @@ export async function restartServer(stack: Stack): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Seeding over REST, as an admin would
 
-async function call<T>(baseUrl: string, method: string, route: string, body: unknown, token?: string): Promise<T> {
+/** A JSON REST call to the app, as an admin's client makes it; a non-2xx answer throws. */
+export async function call<T>(baseUrl: string, method: string, route: string, body: unknown, token?: string): Promise<T> {
   const response = await fetch(`${baseUrl}${route}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) },

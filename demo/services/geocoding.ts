@@ -1,7 +1,4 @@
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-
-import { type RecordedRequest, jsonWriter, recordOf } from './requests'
+import { type RecordedRequest, startStandIn } from './requests'
 
 /**
  * A local stand-in for the OpenCage forward geocoding API, used by the tests and by `npm run demo` (see src/proxies/geocoding.ts for the
@@ -116,13 +113,8 @@ export async function startFakeGeocoding(
   options: { apiKey?: string; mode?: FakeGeocodingMode; delayMs?: number; retryAfter?: string; places?: Place[] } = {},
 ): Promise<FakeGeocoding> {
   const gazetteer = [...GAZETTEER, ...(options.places ?? [])]
-  const timers = new Set<NodeJS.Timeout>()
 
-  const server = http.createServer((request, response) => {
-    const { url, record } = recordOf(request)
-    fake.requests.push(record)
-    const json = jsonWriter(response)
-
+  const service = await startStandIn(({ request, response, url, json, later }) => {
     switch (fake.mode) {
       case 'invalid-key':
         return json(401, envelope(401, 'invalid API key'))
@@ -149,14 +141,8 @@ export async function startFakeGeocoding(
             { ...openCageResult({ formatted: 'Odd\u0000place', lat: 1, lng: 2, type: 'Weird Type!', countryCode: 'xyz', confidence: 4 }), confidence: 'high', bounds: 'none' },
           ]),
         )
-      case 'slow': {
-        const timer = setTimeout(() => {
-          timers.delete(timer)
-          answer()
-        }, fake.delayMs)
-        timers.add(timer)
-        return
-      }
+      case 'slow':
+        return later(fake.delayMs, () => answer())
       case 'ok':
         return answer()
     }
@@ -177,22 +163,14 @@ export async function startFakeGeocoding(
     }
   })
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-
   const fake: FakeGeocoding = {
-    url: `http://127.0.0.1:${port}`,
+    url: service.url,
     apiKey: options.apiKey ?? 'fake-geocoding-key-9876543210',
     mode: options.mode ?? 'ok',
     delayMs: options.delayMs ?? 1_000,
     retryAfter: options.retryAfter,
-    requests: [],
-    close: async () => {
-      for (const timer of timers) clearTimeout(timer)
-      timers.clear()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    requests: service.requests,
+    close: service.close,
   }
   return fake
 }

@@ -1,7 +1,4 @@
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-
-import { type RecordedRequest, jsonWriter, recordOf } from './requests'
+import { type RecordedRequest, startStandIn } from './requests'
 
 /**
  * A local stand-in for the OpenWeatherMap current weather API, used by the tests and by `npm run demo` (see src/proxies/weather.ts for the
@@ -111,20 +108,7 @@ const COORDINATE = /^-?\d+(\.\d+)?$/
 export async function startFakeWeather(
   options: { apiKey?: string; mode?: FakeWeatherMode; delayMs?: number; retryAfter?: string } = {},
 ): Promise<FakeWeather> {
-  const timers = new Set<NodeJS.Timeout>()
-  const later = (ms: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer)
-      run()
-    }, ms)
-    timers.add(timer)
-  }
-
-  const server = http.createServer((request, response) => {
-    const { url, record } = recordOf(request)
-    fake.requests.push(record)
-    const json = jsonWriter(response)
-
+  const service = await startStandIn(({ request, response, url, json, later }) => {
     if (url.pathname === '/elsewhere') return json(200, weatherBody(0, 0))
 
     switch (fake.mode) {
@@ -167,22 +151,14 @@ export async function startFakeWeather(
     }
   })
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-
   const fake: FakeWeather = {
-    url: `http://127.0.0.1:${port}`,
+    url: service.url,
     apiKey: options.apiKey ?? 'fake-weather-key-0123456789',
     mode: options.mode ?? 'ok',
     delayMs: options.delayMs ?? 1_000,
     retryAfter: options.retryAfter,
-    requests: [],
-    close: async () => {
-      for (const timer of timers) clearTimeout(timer)
-      timers.clear()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    requests: service.requests,
+    close: service.close,
   }
   return fake
 }
