@@ -26,7 +26,7 @@ import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
 import { gatewayKeyWarning } from '@/utilities/ai'
-import { addRequestIdToError, REFUSAL_LOGGING_LEVELS } from '@/utilities/refusal'
+import { addRequestIdToError, quietRefusals, REFUSAL_LOGGING_LEVELS } from '@/utilities/refusal'
 import { currentRequestId } from '@/http/requestContext'
 import { guardQueryInput } from '@/hooks/guardQueryInput'
 
@@ -41,7 +41,7 @@ export default buildConfig({
   editor: lexicalEditor(),
   sharp,
   // Every line logged while a request is handled carries its id (src/utilities/requestContext.ts).
-  logger: { options: { level: settings.LOG_LEVEL, mixin: () => ({ requestId: currentRequestId() }) } },
+  logger: { options: { level: settings.LOG_LEVEL, mixin: () => ({ requestId: currentRequestId() }), hooks: { logMethod: quietRefusals } } },
   loggingLevels: REFUSAL_LOGGING_LEVELS,
   hooks: { afterError: [addRequestIdToError] },
   collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions],
