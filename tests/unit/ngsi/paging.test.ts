@@ -113,7 +113,9 @@ describe('paging', () => {
     const client = await clientFor({ total: 30, count: true, silentCap: 8 }, { maxPageSize: 20 })
     const result = await client.queryEntities({ type: 'Thing' })
     expect(ids(result.entities)).toEqual(expected(30))
-    expect(server!.requests.map((request) => param(request, 'offset'))).toEqual([null, '8', '16', '24'])
+    expect(param(server!.requests[0], 'offset')).toBeNull()
+    // The remaining pages go out together, so they may reach the broker in any order.
+    expect(server!.requests.slice(1).map((request) => Number(param(request, 'offset'))).sort((a, b) => a - b)).toEqual([8, 16, 24])
   })
 
   it('de-duplicates overlapping pages by id, keeping the first order', async () => {
@@ -156,14 +158,18 @@ describe('paging', () => {
     expect(ids(result.entities)).toEqual(expected(45))
     const limits = server!.requests.map((request) => Number(param(request, 'limit')))
     expect(limits.slice(0, 4)).toEqual([100, 50, 25, 12])
-    expect(limits.slice(4)).toEqual([12, 12, 9])
+    // The remaining pages go out together, so they may reach the broker in any order.
+    expect(limits.slice(4).sort((a, b) => b - a)).toEqual([12, 12, 9])
   })
 
   it('takes the maximum an Orion-LD-style refusal states ("must be an integer value <= 20")', async () => {
     const client = await clientFor({ total: 45, count: true, maxLimit: 20, refuse: 'orion-ld' }, { maxPageSize: 100 })
     const result = await client.queryEntities({ type: 'Thing' })
     expect(ids(result.entities)).toEqual(expected(45))
-    expect(server!.requests.map((request) => Number(param(request, 'limit')))).toEqual([100, 20, 20, 5])
+    const limits = server!.requests.map((request) => Number(param(request, 'limit')))
+    expect(limits.slice(0, 2)).toEqual([100, 20])
+    // The remaining pages go out together, so they may reach the broker in any order.
+    expect(limits.slice(2).sort((a, b) => b - a)).toEqual([20, 5])
   })
 
   it('cancels in-flight pages when one fails and reports that failure', async () => {
