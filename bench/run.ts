@@ -32,7 +32,7 @@ import { gunzipSync } from 'node:zlib'
 
 import { Redis } from 'ioredis'
 
-import { DEFAULT_CONTEXT_URL, entityQueryParams, queryString, requestHeaders, type HttpConfig } from '../src/ngsi'
+import { DEFAULT_CONTEXT_URL, entityQueryParams, queryString, requestHeaders, type HttpConfig, undiciTransport } from '../src/ngsi'
 
 import {
   assertPortFree,
@@ -121,10 +121,10 @@ async function removeRedisKeys() {
 // ---------------------------------------------------------------------------------------------
 // The floor: the pages the app requests, fetched one after another
 
-/** Same URLs and headers the app's client sends (its own query builder), fetched sequentially. */
+/** Same URLs, headers and transport as the app's client (its own query builder), fetched sequentially. */
 async function floorFetch(brokerUrl: string, pageSize: number): Promise<{ ms: number; pages: number; entities: number; bytes: number }> {
   const params = entityQueryParams({ type: ENTITY_TYPE, attrs: [...new Set([...ATTRIBUTES, 'location'])] })
-  const config: HttpConfig = { fetch, contextUrl: DEFAULT_CONTEXT_URL, timeoutMs: 60_000, retries: 0 }
+  const config: HttpConfig = { transport: undiciTransport, contextUrl: DEFAULT_CONTEXT_URL, timeoutMs: 60_000, retries: 0 }
   const headers = requestHeaders(config, { tenant: TENANT })
   const endpoint = `${brokerUrl}/ngsi-ld/v1/entities`
   const started = performance.now()
@@ -135,12 +135,11 @@ async function floorFetch(brokerUrl: string, pageSize: number): Promise<{ ms: nu
   while (offset < Math.min(total, settings.entities)) {
     const limit = Math.min(pageSize, settings.entities - offset)
     const url = endpoint + queryString({ ...params, limit, offset: offset || undefined, count: offset === 0 ? 'true' : undefined })
-    const response = await fetch(url, { headers })
-    const body = await response.arrayBuffer()
-    if (!response.ok) throw new BenchError(`floor: broker answered ${response.status} for ${url}`)
+    const response = await undiciTransport(url, { headers, signal: AbortSignal.timeout(config.timeoutMs) })
+    if (response.status !== 200) throw new BenchError(`floor: broker answered ${response.status} for ${url}`)
     if (offset === 0) total = Number(response.headers.get('NGSILD-Results-Count'))
     pages += 1
-    bytes += body.byteLength
+    bytes += Buffer.byteLength(response.text)
     offset += limit
   }
   return { ms: performance.now() - started, pages, entities: Math.min(total, settings.entities), bytes }

@@ -10,6 +10,7 @@ import { createPageSizeMemory, startingPageSize, type PageSizeMemory } from './p
 import { collectPages, streamPages, type Page, type PagingOptions } from './paging'
 import { probeBroker, type ProbeResult } from './probe'
 import { fetchTemporal, normalizeTemporal, temporalParams, validateTemporalQuery, type TemporalEntity, type TemporalQuery, type TemporalSeries } from './temporal'
+import { type BrokerTransport, undiciTransport } from './transport'
 
 export const DEFAULT_CONTEXT_URL = 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld'
 /** The largest page any of Orion-LD, Scorpio and Stellio accepts. */
@@ -38,7 +39,8 @@ export interface NgsiClientOptions {
   retries?: number
   /** Timeout of each probeVersion request (default 1500 ms). */
   probeTimeoutMs?: number
-  fetch?: typeof fetch
+  /** How requests are sent (default: undici's request, see transport.ts); tests wrap it to watch the requests. */
+  transport?: BrokerTransport
 }
 
 export interface QueryResult {
@@ -132,9 +134,8 @@ function toPage(response: JsonResponse): Page {
 export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
   const broker = baseUrls(options.brokerUrl, 'brokerUrl')
   const temporalApi = options.temporalUrl ? baseUrls(options.temporalUrl, 'temporalUrl').api : broker.api
-  const fetchImpl = options.fetch ?? globalThis.fetch
   const http: HttpConfig = {
-    fetch: (input, init) => fetchImpl(input, init),
+    transport: options.transport ?? undiciTransport,
     contextUrl: options.contextUrl ?? DEFAULT_CONTEXT_URL,
     tenant: options.tenant,
     authToken: options.authToken,
@@ -232,7 +233,7 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
     },
 
     probeVersion() {
-      return probeBroker({ fetch: http.fetch, rootUrl: broker.root, authToken: options.authToken, timeoutMs: probeTimeoutMs })
+      return probeBroker({ transport: http.transport, rootUrl: broker.root, authToken: options.authToken, timeoutMs: probeTimeoutMs })
     },
   }
 }

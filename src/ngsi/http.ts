@@ -4,11 +4,12 @@
 import pRetry, { AbortError } from 'p-retry'
 
 import { errorFromResponse, isRetryable, NgsiError } from './errors'
+import type { BrokerAnswer, BrokerTransport } from './transport'
 
 export const JSON_LD_CONTEXT_REL = 'http://www.w3.org/ns/json-ld#context'
 
 export interface HttpConfig {
-  fetch: typeof fetch
+  transport: BrokerTransport
   contextUrl: string
   tenant?: string
   authToken?: string
@@ -81,8 +82,8 @@ export function parseLinkHeader(header: string | null): LinkValue[] {
 }
 
 function networkError(error: unknown): NgsiError {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause
-  const reason = cause?.code ?? cause?.message ?? (error as Error).message
+  const { code, cause } = error as { code?: string; cause?: { code?: string; message?: string } }
+  const reason = cause?.code ?? code ?? cause?.message ?? (error as Error).message
   return new NgsiError('network', `Cannot reach the broker (${reason})`, { cause: error })
 }
 
@@ -94,31 +95,33 @@ async function attempt(config: HttpConfig, url: string, headers: Record<string, 
   const { timeoutMs } = config
   const timeout = AbortSignal.timeout(timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
-  let response: Response
-  let text: string
+  let response: BrokerAnswer
   try {
-    response = await config.fetch(url, { headers, signal })
-    text = await response.text()
+    response = await config.transport(url, { headers, signal })
   } catch (error) {
     // The caller gave up: no retry, and the caller's own reason, not ours.
     if (options.signal?.aborted) throw new AbortError(options.signal.reason instanceof Error ? options.signal.reason : String(options.signal.reason))
     if (timeout.aborted) throw new NgsiError('timeout', `No answer from the broker within ${timeoutMs} ms`, { cause: error })
     throw networkError(error)
   }
+  const { status, text } = response
   const contentType = response.headers.get('content-type')
-  if (!response.ok) throw errorFromResponse(response.status, response.statusText, text, contentType)
+  if (status >= 300 && status < 400) {
+    throw new NgsiError('invalid-response', `Broker answered ${status} (a redirect): set its URL to the address it redirects to`, { status })
+  }
+  if (status < 200 || status >= 300) throw errorFromResponse(status, response.statusText, text, contentType)
   if (isHtml(contentType, text)) {
-    throw new NgsiError('invalid-response', `Broker answered ${response.status} with an HTML page instead of JSON`, { status: response.status })
+    throw new NgsiError('invalid-response', `Broker answered ${status} with an HTML page instead of JSON`, { status })
   }
   let body: unknown = null
   if (text.trim()) {
     try {
       body = JSON.parse(text)
     } catch (error) {
-      throw new NgsiError('invalid-response', `Broker answered ${response.status} with a body that is not valid JSON`, { status: response.status, cause: error })
+      throw new NgsiError('invalid-response', `Broker answered ${status} with a body that is not valid JSON`, { status, cause: error })
     }
   }
-  return { status: response.status, headers: response.headers, body, url }
+  return { status, headers: response.headers, body, url }
 }
 
 /** GET a JSON resource with timeout and retries; every failure becomes an NgsiError (or the caller's abort reason). */

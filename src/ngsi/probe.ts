@@ -10,8 +10,10 @@ export interface ProbeResult {
   error?: string
 }
 
+import type { BrokerAnswer, BrokerTransport } from './transport'
+
 export interface ProbeConfig {
-  fetch: typeof fetch
+  transport: BrokerTransport
   /** Broker root URL (without /ngsi-ld/v1). */
   rootUrl: string
   authToken?: string
@@ -31,8 +33,8 @@ function versionOf(body: JsonObject): string | undefined {
 
 /** A reason without hosts or ports. */
 function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause
-  const code = cause?.code ?? ''
+  const { code: ownCode, cause } = error as { code?: string; cause?: { code?: string } }
+  const code = cause?.code ?? ownCode ?? ''
   if (code === 'ECONNREFUSED' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'unreachable'
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown host'
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'connection closed'
@@ -45,19 +47,17 @@ async function tryEndpoint(config: ProbeConfig, path: string): Promise<Attempt> 
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (config.authToken) headers.Authorization = `Bearer ${config.authToken}`
   const timeout = AbortSignal.timeout(config.timeoutMs)
-  let response: Response
-  let text: string
+  let response: BrokerAnswer
   try {
-    response = await config.fetch(`${config.rootUrl}${path}`, { headers, signal: timeout })
-    text = await response.text()
+    response = await config.transport(`${config.rootUrl}${path}`, { headers, signal: timeout })
   } catch (error) {
     // No point asking another path of a broker that cannot be reached.
     return { ok: false, error: timeout.aborted ? 'timeout' : networkReason(error), fatal: true }
   }
-  if (!response.ok) return { ok: false, error: `HTTP ${response.status}`, fatal: false, notFound: response.status === 404 || response.status === 405 }
+  if (response.status < 200 || response.status >= 300) return { ok: false, error: `HTTP ${response.status}`, fatal: false, notFound: response.status === 404 || response.status === 405 }
   let body: unknown
   try {
-    body = JSON.parse(text)
+    body = JSON.parse(response.text)
   } catch {
     return { ok: false, error: 'invalid response', fatal: false }
   }

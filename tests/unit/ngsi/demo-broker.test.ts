@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { createNgsiClient, toFeatureCollection, type NgsiClient } from '@/ngsi'
+import { type BrokerTransport, createNgsiClient, toFeatureCollection, type NgsiClient, undiciTransport } from '@/ngsi'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 
 const flavors = ['orion-ld', 'scorpio', 'stellio'] as const
 
-/** fetch that counts requests, to see paging happen against the real broker code. */
-function countingFetch() {
+/** The client's own transport, counting requests, to see paging happen against the real broker code. */
+function countingTransport() {
   const urls: string[] = []
-  const fetchImpl: typeof fetch = (input, init) => {
-    urls.push(String(input))
-    return fetch(input, init)
+  const transport: BrokerTransport = (url, init) => {
+    urls.push(url)
+    return undiciTransport(url, init)
   }
-  return { urls, fetch: fetchImpl }
+  return { urls, transport }
 }
 
 describe.each(flavors)('demo broker, %s flavor', (flavor) => {
@@ -42,8 +42,8 @@ describe.each(flavors)('demo broker, %s flavor', (flavor) => {
   })
 
   it('pages through small pages to the same entities (offsets or next links, as the flavor does)', async () => {
-    const counter = countingFetch()
-    const paged = createNgsiClient({ brokerUrl: broker.url, tenant: 'santander', maxPageSize: 7, pageConcurrency: 3, fetch: counter.fetch })
+    const counter = countingTransport()
+    const paged = createNgsiClient({ brokerUrl: broker.url, tenant: 'santander', maxPageSize: 7, pageConcurrency: 3, transport: counter.transport })
     const small = await paged.queryEntities({ type: 'WeatherObserved' })
     const large = await client.queryEntities({ type: 'WeatherObserved' })
     expect(small.entities.map((entity) => entity.id)).toEqual(large.entities.map((entity) => entity.id))
@@ -53,8 +53,8 @@ describe.each(flavors)('demo broker, %s flavor', (flavor) => {
   })
 
   it('drops a page size above the broker maximum to the maximum it states, and starts there next time', async () => {
-    const counter = countingFetch()
-    const big = createNgsiClient({ brokerUrl: broker.url, tenant: 'porto', maxPageSize: 1000, fetch: counter.fetch })
+    const counter = countingTransport()
+    const big = createNgsiClient({ brokerUrl: broker.url, tenant: 'porto', maxPageSize: 1000, transport: counter.transport })
     const query = { type: ['WeatherObserved', 'AirQualityObserved', 'Device'] }
     const result = await big.queryEntities(query)
     expect(result.entities).toHaveLength(180)
@@ -140,8 +140,8 @@ describe('temporal paging against the demo broker', () => {
   it('follows Stellio 206 + Content-Range windows to the whole history, with and without lastN', async () => {
     const stellio = await startDemoBroker({ port: 0, flavor: 'stellio', temporalInstanceLimit: 100 })
     try {
-      const counter = countingFetch()
-      const client = createNgsiClient({ brokerUrl: stellio.url, tenant: 'santander', fetch: counter.fetch })
+      const counter = countingTransport()
+      const client = createNgsiClient({ brokerUrl: stellio.url, tenant: 'santander', transport: counter.transport })
       const id = 'urn:ngsi-ld:WeatherObserved:santander-002'
       const week = await client.temporal(id, { attrs: ['temperature'] })
       // 7 days of one instance every 15 minutes.

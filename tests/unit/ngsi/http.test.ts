@@ -162,6 +162,26 @@ describe('errors', () => {
     server = undefined
     const error = await failure(createNgsiClient({ brokerUrl: url, retries: 0 }).listTypes())
     expect(error.kind).toBe('network')
+    expect(error.message).toMatch(/ECONNREFUSED/)
+  })
+
+  it('does not follow a redirect: the token and tenant never reach the address it names', async () => {
+    const elsewhere = await startServer((_request, response) => sendJson(response, 200, [entity]))
+    try {
+      const client = await clientFor(
+        (_request, response) => {
+          response.writeHead(302, { Location: `${elsewhere.url}/ngsi-ld/v1/entities?type=Thing` })
+          response.end()
+        },
+        { authToken: 's3cret', tenant: 'santander' },
+      )
+      const error = await failure(client.queryEntities({ type: 'Thing' }))
+      expect(error).toMatchObject({ kind: 'invalid-response', status: 302 })
+      expect(error.message).toMatch(/redirect/)
+      expect(elsewhere.requests).toHaveLength(0)
+    } finally {
+      await elsewhere.close()
+    }
   })
 })
 
