@@ -2,13 +2,6 @@ import path from 'node:path'
 
 import { withPayload } from '@payloadcms/next/withPayload'
 
-const securityHeaders = [
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-  { key: 'X-Frame-Options', value: 'SAMEORIGIN' },
-  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(self)' },
-]
-
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   output: 'standalone',
@@ -21,9 +14,6 @@ const nextConfig = {
   images: { localPatterns: [{ pathname: '/api/media/file/**' }] },
   // Read from disk by the worker route; the standalone output must ship it.
   outputFileTracingIncludes: { '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'] },
-  async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }]
-  },
 }
 
 export default withPayload(nextConfig, { devBundleServerPackages: false })

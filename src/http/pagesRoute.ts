@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import { pipeline, Readable } from 'node:stream'
 
-import type { NextApiRequest } from 'next'
-
+import { type PagesHandler, type PagesRequest, servedDirectly } from './directRoutes'
 import { errorResponse } from './errors'
 
 // Layer answers are served by Pages API routes on purpose. Layer bodies are gzipped once, when
@@ -13,8 +12,7 @@ import { errorResponse } from './errors'
 // compression sees it and leaves the body alone, and the cached buffer is written as it is. Only
 // Node's request/response are used (tests mount the routes as they are). Each route exports
 // `config = { api: { bodyParser: false, responseLimit: false } }` itself: Next reads it statically.
-
-type Req = Pick<NextApiRequest, 'method' | 'url' | 'headers' | 'query'>
+// Once loaded, the server hook answers the route without Next's router: src/http/directRoutes.ts.
 
 /** What a route answers: status, headers and the bytes as they are, or a stream of them (none for 304). */
 export interface BufferReply {
@@ -23,7 +21,7 @@ export interface BufferReply {
   body?: Buffer | Readable
 }
 
-function toRequest(req: Req): Request {
+function toRequest(req: PagesRequest): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
@@ -37,9 +35,12 @@ async function send(res: ServerResponse, response: Response) {
   res.end(Buffer.from(await response.arrayBuffer()))
 }
 
-/** A GET/HEAD Pages API route for `/…/[id]/…` (`query`: the route's other segments): failures answer as `errorResponse` says. */
-export function getRouteById(reply: (request: Request, id: string, query: Req['query']) => Promise<BufferReply>) {
-  return async function route(req: Req, res: ServerResponse) {
+/**
+ * The GET/HEAD Pages API route at `template` (its file's path, `/api/layers/[id]/…`; `query`: the
+ * route's other segments): failures answer as `errorResponse` says.
+ */
+export function getRouteById(template: string, reply: (request: Request, id: string, query: PagesRequest['query']) => Promise<BufferReply>): PagesHandler {
+  return servedDirectly(template, async function route(req, res) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       await send(res, Response.json({ error: 'Method not allowed' }, { status: 405, headers: { Allow: 'GET, HEAD' } }))
       return
@@ -58,5 +59,5 @@ export function getRouteById(reply: (request: Request, id: string, query: Req['q
     } catch (error) {
       await send(res, errorResponse(error, request))
     }
-  }
+  })
 }

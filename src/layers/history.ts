@@ -3,6 +3,7 @@
 // from raw values where it has not), cached stale-while-revalidate like the layer's features.
 
 import { createHash } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
 
 import { LRUCache } from 'lru-cache'
 
@@ -100,23 +101,23 @@ export function alignReadings(series: TemporalSeries, attributes: string[]): { t
   return { times, values }
 }
 
-/** A cached history: its JSON body and that body's ETag. */
+/** A cached history: its JSON body, gzipped once (as layer bodies are), and that body's ETag. */
 export interface HistoryBody {
   etag: string
-  json: Buffer
+  gzipped: Buffer
 }
 
 export interface HistoryResult extends HistoryBody {
   state: SwrState
 }
 
-// Cached as `etag\njson`.
+// Cached as `etag\n` and the gzipped JSON.
 const codec: SwrCodec<HistoryBody> = {
-  encode: ({ etag, json }) => Buffer.concat([Buffer.from(`${etag}\n`), json]),
+  encode: ({ etag, gzipped }) => Buffer.concat([Buffer.from(`${etag}\n`), gzipped]),
   decode: (raw) => {
     const buffer = typeof raw === 'string' ? Buffer.from(raw, 'binary') : raw
     const newline = buffer.indexOf(10)
-    return { etag: buffer.subarray(0, newline).toString('utf8'), json: buffer.subarray(newline + 1) }
+    return { etag: buffer.subarray(0, newline).toString('utf8'), gzipped: buffer.subarray(newline + 1) }
   },
 }
 
@@ -219,7 +220,7 @@ export function createHistoryService({ client, cache, features, now = Date.now }
       series: request.attributes.map((attribute) => ({ attribute, ...(layerData.meta.units[attribute] && { unit: layerData.meta.units[attribute] }), values: values[attribute] })),
     }
     const json = Buffer.from(JSON.stringify(history))
-    return { json, etag: `"h-${createHash('sha1').update(json).digest('base64url')}"` }
+    return { gzipped: gzipSync(json), etag: `"h-${createHash('sha1').update(json).digest('base64url')}"` }
   }
 
   const reading = new Map<string, Promise<{ body: HistoryBody; state: SwrState }>>()
@@ -228,7 +229,7 @@ export function createHistoryService({ client, cache, features, now = Date.now }
     /** The history; throws the broker's error (NgsiError) only when no last good answer is kept. */
     async get(layer: LayerSpec, layerName: string, request: HistoryRequest, options: { tenant?: string } = {}): Promise<HistoryResult> {
       const entityKey = request.entity ? createHash('sha1').update(request.entity).digest('base64url') : ''
-      const key = `history:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}:${request.window}:${request.aggregation}:${request.attributes.join(',')}:${entityKey}`
+      const key = `history-gz:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}:${request.window}:${request.aggregation}:${request.attributes.join(',')}:${entityKey}`
       const known = hot.get(key)
       if (known) return { ...known, state: 'fresh' }
       let pending = reading.get(key)

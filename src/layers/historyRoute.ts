@@ -7,7 +7,7 @@ import { layerHistory } from '@/services'
 
 import { HistoryError, historyAggregations, historyWindows } from './history'
 import { HISTORY_UNAVAILABLE } from './historyData'
-import { cachedAnswer, parseSearch, readableLayer } from './layerRoute'
+import { cachedAnswer, gzipReply, parseSearch, readableLayer } from './layerRoute'
 import { toLayerSpec } from './service'
 
 const searchSchema = z
@@ -54,5 +54,5 @@ export async function historyReply(request: Request, rawId: string): Promise<Buf
 
   const { headers, notModified } = cachedAnswer(request, layer, result.etag, result.state)
   if (notModified) return { status: 304, headers }
-  return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: result.json }
+  return gzipReply(request, { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, result.gzipped)
 }

@@ -1,14 +1,23 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 
-import { contentSecurityPolicy } from '@/utilities/contentSecurity'
+import { directRouteFor } from '@/http/directRoutes'
 import { PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, runWithRequestContext } from '@/http/requestContext'
+import { contentSecurityPolicy } from '@/utilities/contentSecurity'
 
 export type ServerHookSettings = { https: boolean; trustedProxyHops: number }
 
 // A request id a trusted proxy may pass on: short, printable, no separators that could forge log fields.
 const FORWARDABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
 const HSTS = 'max-age=31536000; includeSubDomains'
+
+/** Sent with every answer, whoever serves it (Next or a direct route). */
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(self)',
+}
 
 let installed = false
 
@@ -20,7 +29,8 @@ let installed = false
  *   client sent none, so a client-sent value would stand in for the peer);
  * - gives the request an id (a client's is accepted only from a trusted proxy), answered in
  *   X-Request-Id and carried by every log line written while it is handled;
- * - adds the Content-Security-Policy and, when the public URL is https, HSTS.
+ * - adds the security headers, the Content-Security-Policy and, when the public URL is https, HSTS;
+ * - answers a loaded direct route itself (src/http/directRoutes.ts), without Next's router.
  */
 export async function installServerHooks(settings: ServerHookSettings) {
   if (installed) return
@@ -38,6 +48,16 @@ export async function installServerHooks(settings: ServerHookSettings) {
     const path = (request.url ?? '/').split('?')[0] as string
     response.setHeader('Content-Security-Policy', contentSecurityPolicy({ path, https: settings.https }))
     if (settings.https) response.setHeader('Strict-Transport-Security', HSTS)
-    return runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]) as boolean)
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
+    const direct = directRouteFor(request.method, request.url)
+    if (!direct) return runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]) as boolean)
+    runWithRequestContext({ requestId }, () =>
+      direct.handle(Object.assign(request, { query: direct.query }), response).catch((error: unknown) => {
+        console.error(`[${requestId}] ${request.method} ${path} failed:`, error)
+        if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+        response.end(response.headersSent ? undefined : JSON.stringify({ error: `Internal server error (reference ${requestId})`, requestId }))
+      }),
+    )
+    return true
   } as typeof emit
 }

@@ -36,11 +36,13 @@ describe.each(servers())('V8 Data protection: no secrets in answers ($name)', (s
 
 describe.each(servers())('V14 Configuration: headers every answer carries ($name)', (server) => {
   it('sends nosniff, a frame policy and no framework banner', async () => {
-    for (const path of ['/', '/api/health', '/admin']) {
+    // A layer route twice: the first answer comes through Next, the next from the server hook's direct route.
+    for (const path of ['/', '/api/health', '/admin', '/api/layers/987654/features', '/api/layers/987654/features']) {
       const response = await call(server, 'anonymous', 'GET', path)
       expect(response.headers.get('x-content-type-options'), path).toBe('nosniff')
       expect(response.headers.get('x-frame-options'), path).toBe('SAMEORIGIN')
       expect(response.headers.get('x-powered-by'), path).toBeNull()
+      expect(response.headers.get('content-security-policy'), path).toBeTruthy()
     }
   })
 })

@@ -5,8 +5,6 @@ import { handleEndpoints, type SanitizedConfig } from 'payload'
 
 import { PEER_ADDRESS_HEADER } from '@/http/requestContext'
 
-import nextConfig from '../../../next.config.mjs'
-
 // `never` so a handler typed for its own params (e.g. `{ id: string }`) fits; the matcher supplies them.
 export type RouteHandler = (request: Request, context: { params: Promise<never> }) => Promise<Response>
 
@@ -24,29 +22,13 @@ function matcher(pattern: string) {
   }
 }
 
-type HeaderRule = { source: string; has?: { type: string; key: string; value?: string }[]; headers: { key: string; value: string }[] }
-
-/** next.config.mjs `headers()` rules, applied as Next's router applies them (paths with :params, `has` on headers). */
-async function configHeaders(): Promise<(pathname: string, request: Headers) => [string, string][]> {
-  const rules = ((await nextConfig.headers?.()) ?? []) as HeaderRule[]
-  const compiled = rules.map((rule) => ({
-    path: new RegExp(`^${rule.source.replace(/:\w+\*/g, '.*').replace(/:\w+/g, '[^/]+')}$`),
-    has: (rule.has ?? []).map((condition) => ({ key: condition.key, value: new RegExp(`^${condition.value ?? '.*'}$`) })),
-    headers: rule.headers.map(({ key, value }): [string, string] => [key, value]),
-  }))
-  return (pathname, request) =>
-    compiled
-      .filter((rule) => rule.path.test(pathname) && rule.has.every(({ key, value }) => value.test(request.get(key) ?? '\u0000')))
-      .flatMap((rule) => rule.headers)
-}
-
 // Like Next's sendResponse: these never pass from a route handler's Response to the client.
 const DROPPED_BY_NEXT = new Set(['content-length', 'content-encoding', 'transfer-encoding'])
 
 /**
  * A real HTTP server for integration tests: the app's own route handlers where a path matches,
- * Payload's REST API (the handler Next.js mounts at /api) for everything else, with the headers
- * next.config.mjs adds and the ones Next drops, as `next start` does.
+ * Payload's REST API (the handler Next.js mounts at /api) for everything else, without the headers
+ * Next drops, as `next start` does (the server hook's own headers are tested on the production build).
  */
 export async function startHttpServer(
   config: SanitizedConfig,
@@ -55,15 +37,11 @@ export async function startHttpServer(
 ) {
   const table = Object.entries(routes).map(([pattern, handler]) => ({ match: matcher(pattern), handler }))
   const nodeTable = Object.entries(nodeRoutes).map(([pattern, handler]) => ({ match: matcher(pattern), handler }))
-  const headersFromConfig = await configHeaders()
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? '/', 'http://127.0.0.1')
       const nodeRoute = nodeTable.map(({ match, handler }) => ({ params: match(url.pathname), handler })).find(({ params }) => params)
       if (nodeRoute) {
-        const requestHeaders = new Headers()
-        for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') requestHeaders.set(name, value)
-        for (const [name, value] of headersFromConfig(url.pathname, requestHeaders)) outgoing.setHeader(name, value)
         await nodeRoute.handler(Object.assign(incoming, { query: { ...Object.fromEntries(url.searchParams), ...nodeRoute.params } }), outgoing)
         return
       }
@@ -84,7 +62,7 @@ export async function startHttpServer(
       const response = route
         ? await route.handler(request, { params: Promise.resolve(route.params) as Promise<never> })
         : await handleEndpoints({ config, path: url.pathname, request })
-      const responseHeaders: Record<string, string | string[]> = Object.fromEntries(headersFromConfig(url.pathname, headers))
+      const responseHeaders: Record<string, string | string[]> = {}
       for (const [name, value] of response.headers) if (!DROPPED_BY_NEXT.has(name)) responseHeaders[name] = value
       const cookies = response.headers.getSetCookie()
       if (cookies.length > 0) responseHeaders['set-cookie'] = cookies

@@ -4,4 +4,4 @@ import { historyReply } from '@/layers/historyRoute'
 // Why a Pages API route: src/http/pagesRoute.ts. Next reads this literal at build time.
 export const config = { api: { bodyParser: false, responseLimit: false } }
 
-export default getRouteById(historyReply)
+export default getRouteById('/api/layers/[id]/history', historyReply)

@@ -4,4 +4,4 @@ import { tileReply } from '@/layers/featuresRoute'
 // Why a Pages API route: src/http/pagesRoute.ts. Next reads this literal at build time.
 export const config = { api: { bodyParser: false, responseLimit: false } }
 
-export default getRouteById((request, id, { z, x, y }) => tileReply(request, id, { z: String(z), x: String(x), y: String(y) }))
+export default getRouteById('/api/layers/[id]/tiles/[z]/[x]/[y]', (request, id, { z, x, y }) => tileReply(request, id, { z: String(z), x: String(x), y: String(y) }))
