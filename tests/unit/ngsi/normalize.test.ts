@@ -283,6 +283,28 @@ describe('names, units and dates', () => {
     expect(normalizeAttribute({ type: 'Property', value: 1, observedAt: 'not a date' }).observedAt).toBeUndefined()
   })
 
+  it('gives what Date would for UTC timestamps, at month ends and leap days too', () => {
+    const stamps = [
+      '2026-11-25T06:35:44.000Z',
+      '2024-02-29T23:59:59.999Z',
+      '2026-02-29T12:00:00.000Z',
+      '2000-02-29T00:00:00.000Z',
+      '1900-02-29T00:00:00.000Z',
+      '2026-04-31T00:00:00.000Z',
+      '2026-12-31T23:59:59.000Z',
+      '2026-13-01T00:00:00.000Z',
+      '2026-00-10T00:00:00.000Z',
+      '2026-01-10T24:00:00.000Z',
+      '2026-01-10T10:60:00.000Z',
+      '2026-01-10T10:00:00.00Z',
+      '2026-01-10 10:00:00.000Z',
+    ]
+    for (const stamp of stamps) {
+      const ms = Date.parse(stamp)
+      expect(toIsoDate(stamp), stamp).toBe(Number.isNaN(ms) ? undefined : new Date(ms).toISOString())
+    }
+  })
+
   it('rejects things that are not entities', () => {
     expect(() => normalizeEntity('x')).toThrow(/JSON object/)
     expect(() => normalizeEntity({ type: 'X' })).toThrow(/id/)
