@@ -4,6 +4,7 @@
 import pRetry, { AbortError } from 'p-retry'
 
 import { errorFromResponse, isRetryable, NgsiError } from './errors'
+import { isBlank, parseJsonBytes } from './json'
 import type { BrokerAnswer, BrokerTransport } from './transport'
 
 export const JSON_LD_CONTEXT_REL = 'http://www.w3.org/ns/json-ld#context'
@@ -87,8 +88,8 @@ function networkError(error: unknown): NgsiError {
   return new NgsiError('network', `Cannot reach the broker (${reason})`, { cause: error })
 }
 
-function isHtml(contentType: string | null, text: string): boolean {
-  return /html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(text)
+function isHtml(contentType: string | null, body: Buffer): boolean {
+  return /html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(body.toString('latin1', 0, 512))
 }
 
 async function attempt(config: HttpConfig, url: string, headers: Record<string, string>, options: CallOptions): Promise<JsonResponse> {
@@ -104,19 +105,19 @@ async function attempt(config: HttpConfig, url: string, headers: Record<string, 
     if (timeout.aborted) throw new NgsiError('timeout', `No answer from the broker within ${timeoutMs} ms`, { cause: error })
     throw networkError(error)
   }
-  const { status, text } = response
+  const { status } = response
   const contentType = response.headers.get('content-type')
   if (status >= 300 && status < 400) {
     throw new NgsiError('invalid-response', `Broker answered ${status} (a redirect): set its URL to the address it redirects to`, { status })
   }
-  if (status < 200 || status >= 300) throw errorFromResponse(status, response.statusText, text, contentType)
-  if (isHtml(contentType, text)) {
+  if (status < 200 || status >= 300) throw errorFromResponse(status, response.statusText, response.body.toString('utf8'), contentType)
+  if (isHtml(contentType, response.body)) {
     throw new NgsiError('invalid-response', `Broker answered ${status} with an HTML page instead of JSON`, { status })
   }
   let body: unknown = null
-  if (text.trim()) {
+  if (!isBlank(response.body)) {
     try {
-      body = JSON.parse(text)
+      body = parseJsonBytes(response.body)
     } catch (error) {
       throw new NgsiError('invalid-response', `Broker answered ${status} with a body that is not valid JSON`, { status, cause: error })
     }

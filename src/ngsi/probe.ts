@@ -10,6 +10,7 @@ export interface ProbeResult {
   error?: string
 }
 
+import { parseJsonBytes } from './json'
 import type { BrokerAnswer, BrokerTransport } from './transport'
 
 export interface ProbeConfig {
@@ -57,7 +58,7 @@ async function tryEndpoint(config: ProbeConfig, path: string): Promise<Attempt> 
   if (response.status < 200 || response.status >= 300) return { ok: false, error: `HTTP ${response.status}`, fatal: false, notFound: response.status === 404 || response.status === 405 }
   let body: unknown
   try {
-    body = JSON.parse(response.text)
+    body = parseJsonBytes(response.body)
   } catch {
     return { ok: false, error: 'invalid response', fatal: false }
   }

@@ -1,0 +1,58 @@
+// A broker's JSON body → its value, without one string of the whole body when the body is a large
+// array of objects (every entity query answers one). V8 gives each string over ~128 kB a memory
+// area of its own, freshly mapped: a 445 kB page of 1,000 entities took 3.7 ms to decode and parse
+// whole on the bench host, 2.1 ms in pieces of about 32 kB.
+//
+// A piece ends at a "},{" found natively (no byte-by-byte scan in JavaScript) and is parsed alone
+// as "[piece]". That "},{" may lie inside a string or a nested array; then the piece is not valid
+// JSON and the next "},{" is tried. A piece that parses is a whole list of elements, so its comma
+// separates two elements of the outer array: the pieces give exactly the value, and the refusals,
+// of JSON.parse of the whole text.
+
+const PIECE_BYTES = 32 * 1024
+/** Cuts tried in a row that fell inside a string or a nested value before the rest is parsed whole. */
+const MAX_MISSES = 3
+const BETWEEN_OBJECTS = Buffer.from('},{')
+
+const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
+
+/** Nothing but JSON whitespace (an empty body included). */
+export const isBlank = (bytes: Uint8Array) => bytes.every(isWhitespace)
+
+/** JSON.parse of the UTF-8 text `bytes` hold. */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  let start = 0
+  while (start < bytes.length && isWhitespace(bytes[start])) start++
+  let end = bytes.length - 1
+  while (end > start && isWhitespace(bytes[end])) end--
+  const parse = (from: number, to: number) => JSON.parse(`[${bytes.toString('utf8', from, to)}]`) as unknown[]
+  if (bytes.length < 2 * PIECE_BYTES || bytes[start] !== 0x5b || bytes[end] !== 0x5d) return JSON.parse(bytes.toString('utf8'))
+
+  const elements: unknown[] = []
+  const keep = (piece: unknown[]) => {
+    for (const element of piece) elements.push(element)
+  }
+  let from = start + 1
+  let searchFrom = from + PIECE_BYTES
+  let misses = 0
+  for (;;) {
+    const boundary = misses < MAX_MISSES ? bytes.indexOf(BETWEEN_OBJECTS, searchFrom) : -1
+    if (boundary === -1 || boundary + BETWEEN_OBJECTS.length > end) {
+      keep(parse(from, end))
+      return elements
+    }
+    const cut = boundary + 1
+    let piece: unknown[] | undefined
+    try {
+      piece = parse(from, cut)
+    } catch {
+      misses++
+      searchFrom = cut
+      continue
+    }
+    keep(piece)
+    misses = 0
+    from = cut + 1
+    searchFrom = from + PIECE_BYTES
+  }
+}
