@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { admin, editor } from './accounts'
 import { api, launchBrowser, openAdmin, screenshot, signInToAdmin } from './browser'
+import { twoCitySettings } from './cities'
 import { markerCentre, pixelsOfColour } from './pixels'
 
 const baseUrl = inject('baseUrl')
@@ -31,14 +32,7 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
 
   it('lets an editor compose and publish a page with a map of two layers, a KPI, a table and alerts', async () => {
     const chief = await signInToAdmin(browser, baseUrl, admin)
-    await api(chief, 'POST', '/api/globals/site-settings', {
-      title: 'City Dashboard',
-      cities: [
-        { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
-        { name: 'Porto', tenant: 'porto', latitude: 41.1579, longitude: -8.6291, zoom: 13 },
-      ],
-      mapStyle: { kind: 'offline' },
-    })
+    await api(chief, 'POST', '/api/globals/site-settings', twoCitySettings('City Dashboard'))
     await api(chief, 'POST', '/api/users', { ...editor, name: 'Eddie Editor', role: 'editor' })
 
     const page = await signInToAdmin(browser, baseUrl, editor)

@@ -6,6 +6,7 @@ import { BASEMAP_TIMEOUT_MS, OFFLINE_COLOURS } from '@/map/style'
 
 import { admin } from './accounts'
 import { api, launchBrowser, screenshot, signInToAdmin } from './browser'
+import { twoCitySettings } from './cities'
 import { pixelsOfColour } from './pixels'
 import { ONLINE_COLOURS, startTileServer, type TileServer } from './tile-server'
 
@@ -20,11 +21,7 @@ let browser: Browser
 let tiles: TileServer
 let admins: Page
 
-const CITIES = [
-  { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
-  { name: 'Porto', tenant: 'porto', latitude: 41.1579, longitude: -8.6291, zoom: 13 },
-]
-const setBasemap = (mapStyle: Record<string, unknown>) => api(admins, 'POST', '/api/globals/site-settings', { title: 'City Dashboard', cities: CITIES, mapStyle })
+const setBasemap = (mapStyle: Record<string, unknown>) => api(admins, 'POST', '/api/globals/site-settings', twoCitySettings('City Dashboard', mapStyle))
 
 type Citizen = { context: BrowserContext; page: Page; blocked: string[]; dialogs: string[] }
 

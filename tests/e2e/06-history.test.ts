@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { admin } from './accounts'
 import { api, launchBrowser, openAdmin, screenshot, signInToAdmin } from './browser'
+import { twoCitySettings } from './cities'
 import { markerCentre, pixelsOfColour } from './pixels'
 
 const baseUrl = inject('baseUrl')
@@ -20,14 +21,7 @@ const chunks: string[] = []
 beforeAll(async () => {
   browser = await launchBrowser()
   const chief = await signInToAdmin(browser, baseUrl, admin)
-  await api(chief, 'POST', '/api/globals/site-settings', {
-    title: 'City Dashboard',
-    cities: [
-      { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
-      { name: 'Porto', tenant: 'porto', latitude: 41.1579, longitude: -8.6291, zoom: 13 },
-    ],
-    mapStyle: { kind: 'offline' },
-  })
+  await api(chief, 'POST', '/api/globals/site-settings', twoCitySettings('City Dashboard'))
   const { doc: air } = await api<{ doc: { id: number } }>(chief, 'POST', '/api/map-layers', {
     name: 'Air history (e2e)',
     public: true,

@@ -12,6 +12,7 @@ import { freePort, migrate, startProcess, waitForUrl } from '../../scripts/proce
 import { productionServer } from '../../scripts/start'
 
 import { launchBrowser, screenshot } from './browser'
+import { twoCitySettings } from './cities'
 import { pixelsOfColour } from './pixels'
 
 // A layer above the tile threshold, on a server of its own with a low LAYER_TILES_THRESHOLD (the
@@ -63,14 +64,7 @@ beforeAll(async () => {
   await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 120_000, accept: (status) => status === 200 })
 
   const { token } = await call<{ token: string }>('POST', '/api/users/first-register', { email: 'tiles@example.org', password: 'a-long-tiles-password' })
-  await call('POST', '/api/globals/site-settings', {
-    title: 'Tiles',
-    cities: [
-      { name: 'Santander', tenant: 'santander', latitude: 43.4623, longitude: -3.81, zoom: 13 },
-      { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
-    ],
-    mapStyle: { kind: 'offline' },
-  }, token)
+  await call('POST', '/api/globals/site-settings', twoCitySettings('Tiles'), token)
   layerId = (
     await call<{ doc: { id: number } }>('POST', '/api/map-layers', {
       name: 'Air (tiled)',
