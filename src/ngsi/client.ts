@@ -4,7 +4,7 @@
 import { parseAttributeList, parseTypeInfo, parseTypeList, type TypeInfo } from './discovery'
 import { NgsiError } from './errors'
 import { entityQueryParams, type EntityQuery } from './filters'
-import { encode, getJson, parseLinkHeader, queryString, type CallOptions, type HttpConfig, type JsonResponse } from './http'
+import { type BrokerResponse, encode, getBody, getJson, parseBody, parseLinkHeader, queryString, type CallOptions, type HttpConfig } from './http'
 import { normalizeEntity, type NormalizedEntity } from './normalize'
 import { createPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
 import { collectPages, streamPages, type Page, type PagingOptions } from './paging'
@@ -115,12 +115,24 @@ function checkedId(id: string): string {
 /** What collectPages keeps (it de-duplicates by `id`). */
 const hasStringId = (item: unknown) => typeof (item as { id?: unknown } | null)?.id === 'string'
 
-/** A list answer as a page: entities, count and the next link, which must stay on the broker's origin. */
-function toPage(response: JsonResponse): Page {
-  const { body } = response
-  const items = Array.isArray(body) ? body : (body as { features?: unknown } | null)?.features
-  if (!Array.isArray(items)) throw new NgsiError('invalid-response', 'The broker answered an entity query with something other than a list')
-  const page: Page = { items, total: resultsCount(response.headers.get('NGSILD-Results-Count')) }
+/**
+ * A list answer as a page: count and next link from the headers (the link must stay on the
+ * broker's origin); the entities, each normalised, parsed from the body when first asked for.
+ */
+function toPage(response: BrokerResponse, normalize: (item: unknown) => unknown): Page {
+  let items: unknown[] | undefined
+  const page: Page = {
+    items() {
+      if (items) return items
+      const body = parseBody(response)
+      const list = Array.isArray(body) ? body : (body as { features?: unknown } | null)?.features
+      if (!Array.isArray(list)) throw new NgsiError('invalid-response', 'The broker answered an entity query with something other than a list')
+      // Items the pager will drop (no string id) are left as they are.
+      items = list.map((item) => (hasStringId(item) ? normalize(item) : item))
+      return items
+    },
+    total: resultsCount(response.headers.get('NGSILD-Results-Count')),
+  }
   const link = parseLinkHeader(response.headers.get('Link')).find((candidate) => candidate.rel === 'next')
   if (link) {
     const next = new URL(link.url, response.url)
@@ -169,12 +181,8 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
     const remembering: Promise<void>[] = []
     const paging: PagingOptions = {
       pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
-      // Each page is normalised as it arrives, while the broker prepares the next ones (not all
-      // 50,000 at the end); items the pager will drop (no string id) are left as they are.
-      load: async (url, signal) => {
-        const page = toPage(await get(url, { ...opts, signal }))
-        return { ...page, items: page.items.map((item) => (hasStringId(item) ? normalize(item) : item)) }
-      },
+      // Each page is parsed and normalised at its turn, while the broker prepares the next ones.
+      load: async (url, signal) => toPage(await getBody(http, url, { ...opts, signal }), normalize),
       cap: Math.min(query.limit ?? Infinity, maxEntities),
       pageSize: await startingPageSize(pageSizes, api, maxPageSize),
       onPageSize: (size) => void remembering.push(pageSizes.set(api, size)),

@@ -40,7 +40,9 @@ function toPairs(value: unknown, depth: number): unknown {
   if (!Array.isArray(value)) return undefined
   if (depth === 0) {
     const [lon, lat] = value
-    return typeof lon === 'number' && typeof lat === 'number' && Number.isFinite(lon) && Number.isFinite(lat) ? [lon, lat] : undefined
+    if (typeof lon !== 'number' || typeof lat !== 'number' || !Number.isFinite(lon) || !Number.isFinite(lat)) return undefined
+    // Most positions are already 2-D: kept, not copied.
+    return value.length === 2 ? value : [lon, lat]
   }
   if (value.length === 0) return undefined
   const items = value.map((item) => toPairs(item, depth - 1))

@@ -25,6 +25,14 @@ export interface CallOptions {
   contextUrl?: string
 }
 
+/** A 2xx answer that is not an HTML page, its body still bytes (see `parseBody`). */
+export interface BrokerResponse {
+  status: number
+  headers: Headers
+  body: Buffer
+  url: string
+}
+
 export interface JsonResponse {
   status: number
   headers: Headers
@@ -92,7 +100,7 @@ function isHtml(contentType: string | null, body: Buffer): boolean {
   return /html/i.test(contentType ?? '') || /^\s*<(!doctype|html)/i.test(body.toString('latin1', 0, 512))
 }
 
-async function attempt(config: HttpConfig, url: string, headers: Record<string, string>, options: CallOptions): Promise<JsonResponse> {
+async function attempt(config: HttpConfig, url: string, headers: Record<string, string>, options: CallOptions): Promise<BrokerResponse> {
   const { timeoutMs } = config
   const timeout = AbortSignal.timeout(timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
@@ -114,19 +122,14 @@ async function attempt(config: HttpConfig, url: string, headers: Record<string, 
   if (isHtml(contentType, response.body)) {
     throw new NgsiError('invalid-response', `Broker answered ${status} with an HTML page instead of JSON`, { status })
   }
-  let body: unknown = null
-  if (!isBlank(response.body)) {
-    try {
-      body = parseJsonBytes(response.body)
-    } catch (error) {
-      throw new NgsiError('invalid-response', `Broker answered ${status} with a body that is not valid JSON`, { status, cause: error })
-    }
-  }
-  return { status, headers: response.headers, body, url }
+  return { status, headers: response.headers, body: response.body, url }
 }
 
-/** GET a JSON resource with timeout and retries; every failure becomes an NgsiError (or the caller's abort reason). */
-export async function getJson(config: HttpConfig, url: string, options: CallOptions = {}): Promise<JsonResponse> {
+/**
+ * GET with timeout and retries, the body left as bytes: a page fetched ahead of its turn waits as
+ * bytes, not as objects. Every failure becomes an NgsiError (or the caller's abort reason).
+ */
+export async function getBody(config: HttpConfig, url: string, options: CallOptions = {}): Promise<BrokerResponse> {
   const headers = requestHeaders(config, options)
   return pRetry(() => attempt(config, url, headers, options), {
     retries: config.retries,
@@ -135,4 +138,20 @@ export async function getJson(config: HttpConfig, url: string, options: CallOpti
     signal: options.signal,
     shouldRetry: ({ error }) => isRetryable(error),
   })
+}
+
+/** The JSON value of an answer's body (null for an empty one); a body that is not JSON is the broker's fault. */
+export function parseBody({ status, body }: Pick<BrokerResponse, 'status' | 'body'>): unknown {
+  if (isBlank(body)) return null
+  try {
+    return parseJsonBytes(body)
+  } catch (error) {
+    throw new NgsiError('invalid-response', `Broker answered ${status} with a body that is not valid JSON`, { status, cause: error })
+  }
+}
+
+/** GET a JSON resource with timeout and retries; every failure becomes an NgsiError (or the caller's abort reason). */
+export async function getJson(config: HttpConfig, url: string, options: CallOptions = {}): Promise<JsonResponse> {
+  const response = await getBody(config, url, options)
+  return { ...response, body: parseBody(response) }
 }

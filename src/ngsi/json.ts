@@ -13,20 +13,35 @@ const PIECE_BYTES = 32 * 1024
 /** Cuts tried in a row that fell inside a string or a nested value before the rest is parsed whole. */
 const MAX_MISSES = 3
 const BETWEEN_OBJECTS = Buffer.from('},{')
+const OPEN = 0x5b
+const CLOSE = 0x5d
 
 const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
 
 /** Nothing but JSON whitespace (an empty body included). */
 export const isBlank = (bytes: Uint8Array) => bytes.every(isWhitespace)
 
-/** JSON.parse of the UTF-8 text `bytes` hold. */
+/** JSON.parse of the UTF-8 text `bytes` hold (borrowed: the same bytes again when it returns or throws). */
 export function parseJsonBytes(bytes: Buffer): unknown {
   let start = 0
   while (start < bytes.length && isWhitespace(bytes[start])) start++
   let end = bytes.length - 1
   while (end > start && isWhitespace(bytes[end])) end--
-  const parse = (from: number, to: number) => JSON.parse(`[${bytes.toString('utf8', from, to)}]`) as unknown[]
-  if (bytes.length < 2 * PIECE_BYTES || bytes[start] !== 0x5b || bytes[end] !== 0x5d) return JSON.parse(bytes.toString('utf8'))
+  // The piece as "[piece]" in one string: the bytes either side of it (a "[", "," or "]") are
+  // lent the brackets and given back. `[${text}]` would copy every piece a second time.
+  const parse = (from: number, to: number): unknown[] => {
+    const before = bytes[from - 1]
+    const after = bytes[to]
+    bytes[from - 1] = OPEN
+    bytes[to] = CLOSE
+    try {
+      return JSON.parse(bytes.toString('utf8', from - 1, to + 1)) as unknown[]
+    } finally {
+      bytes[from - 1] = before
+      bytes[to] = after
+    }
+  }
+  if (bytes.length < 2 * PIECE_BYTES || bytes[start] !== OPEN || bytes[end] !== CLOSE) return JSON.parse(bytes.toString('utf8'))
 
   const elements: unknown[] = []
   const keep = (piece: unknown[]) => {

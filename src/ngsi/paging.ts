@@ -2,11 +2,15 @@
 // `Link rel="next"`, Orion-LD only a count (so offsets can be fetched in parallel), some
 // neither. A refused page size drops to the maximum the broker states, else halves until
 // accepted. Pages are handed on in order as they arrive, so a caller can stream them.
+//
+// A page's items are read (parsed, normalised) only when its turn comes: pages fetched ahead wait
+// as bytes, not as objects that young-generation collections copy and promote while they wait.
 
 import { NgsiError } from './errors'
 
 export interface Page {
-  items: unknown[]
+  /** The page's items, worked out on the first call (the same array on later calls). */
+  items(): unknown[]
   /** NGSILD-Results-Count, when the broker sent it. */
   total?: number
   /** Absolute URL of the next page. */
@@ -78,12 +82,15 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
     if (fresh.length > 0) await options.onItems(fresh)
   }
 
-  /** One request; a too-many-results answer shrinks the page size (kept for later pages) and tries again. */
-  const loadShrinking = async (offset: number, limit: number, count: boolean): Promise<Page> => {
+  /**
+   * One request; a too-many-results answer shrinks the page size (kept for later pages) and tries
+   * again. Returns the page and the limit it was asked with.
+   */
+  const loadShrinking = async (offset: number, limit: number, count: boolean): Promise<{ page: Page; sent: number }> => {
     for (;;) {
       const sent = Math.min(limit, pageSize)
       try {
-        return await options.load(options.pageUrl(offset, sent, count), signal)
+        return { page: await options.load(options.pageUrl(offset, sent, count), signal), sent }
       } catch (error) {
         if (!(error instanceof NgsiError) || error.kind !== 'too-many-results' || pageSize <= 1) throw error
         // A parallel request may have shrunk it already; a stated maximum is taken at its word.
@@ -93,17 +100,21 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
     }
   }
 
-  /** Covers [offset, offset + length), in several requests if the page size had to shrink. */
-  const loadRange = async (offset: number, length: number): Promise<unknown[]> => {
-    let items: unknown[] = []
-    while (items.length < length) {
-      const wanted = length - items.length
-      const page = await loadShrinking(offset + items.length, wanted, false)
-      items = items.length === 0 ? page.items : items.concat(page.items)
-      // pageSize is now the limit that request was sent with: a shorter page is the end.
-      if (page.items.length < Math.min(wanted, pageSize)) break
+  /** Covers [offset, offset + length): one page, or several if the page size had to shrink. */
+  const loadRange = async (offset: number, length: number): Promise<Page[]> => {
+    const pages: Page[] = []
+    let covered = 0
+    while (covered < length) {
+      const wanted = length - covered
+      const { page, sent } = await loadShrinking(offset + covered, wanted, false)
+      pages.push(page)
+      // Asked for the whole rest: its items can wait for their turn. Else count them: a short page is the end.
+      if (sent >= wanted) break
+      const received = page.items().length
+      covered += received
+      if (received < sent) break
     }
-    return items
+    return pages
   }
 
   /**
@@ -111,7 +122,7 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
    * for the ones before it, and no new request starts while `concurrency` pages wait or load.
    */
   const loadInOrder = async (ranges: [offset: number, length: number][]) => {
-    const window: Promise<unknown[]>[] = []
+    const window: Promise<Page[]>[] = []
     let next = 0
     let firstFailure: { error: unknown } | undefined
     const fill = () => {
@@ -129,20 +140,21 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
     fill()
     while (window.length > 0) {
       // The first failure is the cause; the pages it cancelled report only their abort.
-      const items = await window.shift()!.catch((error: unknown) => {
+      const pages = await window.shift()!.catch((error: unknown) => {
         throw firstFailure ? firstFailure.error : error
       })
       fill()
-      await deliver(items)
+      for (const page of pages) await deliver(page.items())
     }
   }
 
   try {
-    const first = await loadShrinking(0, pageSize, true)
+    const { page: first } = await loadShrinking(0, pageSize, true)
     const total = first.total
+    const firstItems = first.items()
     // pageSize is now the size the broker accepted; a shorter first page means it caps pages silently.
-    if (total !== undefined && first.items.length > 0 && first.items.length < Math.min(pageSize, total)) learn(first.items.length)
-    await deliver(first.items)
+    if (total !== undefined && firstItems.length > 0 && firstItems.length < Math.min(pageSize, total)) learn(firstItems.length)
+    await deliver(firstItems)
     let more: boolean
 
     if (first.next) {
@@ -151,25 +163,26 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
       while (next && seen.size < cap && !visited.has(next) && visited.size < MAX_LINKED_PAGES) {
         visited.add(next)
         const page = await options.load(next, signal)
-        await deliver(page.items)
-        next = page.items.length ? page.next : undefined
+        const items = page.items()
+        await deliver(items)
+        next = items.length ? page.next : undefined
       }
       more = next !== undefined
     } else if (total !== undefined) {
       const end = Math.min(total, cap)
       const ranges: [number, number][] = []
-      for (let offset = first.items.length; offset < end; offset += pageSize) ranges.push([offset, Math.min(pageSize, end - offset)])
+      for (let offset = firstItems.length; offset < end; offset += pageSize) ranges.push([offset, Math.min(pageSize, end - offset)])
       await loadInOrder(ranges)
       more = false
     } else {
       // Neither count nor links: step the offset until a short page.
-      let offset = first.items.length
-      let full = first.items.length >= pageSize
+      let offset = firstItems.length
+      let full = firstItems.length >= pageSize
       while (full && seen.size < cap) {
-        const page = await loadShrinking(offset, pageSize, false)
-        await deliver(page.items)
-        offset += page.items.length
-        full = page.items.length > 0 && page.items.length >= pageSize
+        const items = (await loadShrinking(offset, pageSize, false)).page.items()
+        await deliver(items)
+        offset += items.length
+        full = items.length > 0 && items.length >= pageSize
       }
       more = full
     }

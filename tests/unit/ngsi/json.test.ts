@@ -57,6 +57,20 @@ describe('parseJsonBytes', () => {
     }
   })
 
+  it('leaves the bytes as they were, after a parse and after a refusal', () => {
+    const hostile = JSON.stringify(Array.from({ length: 1_500 }, (_, index) => entity(index, index % 2 === 0)))
+    for (const text of [hostile, `${hostile.slice(0, hostile.length / 2)}!${hostile.slice(hostile.length / 2)}`]) {
+      const bytes = bytesOf(text)
+      const copy = Buffer.from(bytes)
+      try {
+        parseJsonBytes(bytes)
+      } catch {
+        // the broken one
+      }
+      expect(bytes.equals(copy)).toBe(true)
+    }
+  })
+
   it('parses small bodies and objects whole', () => {
     expect(parseJsonBytes(bytesOf('[]'))).toEqual([])
     expect(parseJsonBytes(bytesOf(' {"status":"UP"} '))).toEqual({ status: 'UP' })

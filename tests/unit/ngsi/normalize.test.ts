@@ -129,6 +129,18 @@ describe('ETSI conformance payloads', () => {
     })
   })
 
+  it('reads typed values inside structured values, keeping every member around them and in order', () => {
+    const raw = {
+      type: 'Property',
+      value: { first: 1, list: [{ a: 'x' }, { '@type': 'DateTime', '@value': '2024-02-29T10:00:00Z' }, 3], middle: { deep: [1, 2] }, when: { '@value': 'plain' }, last: null },
+    }
+    const { value } = normalizeAttribute(raw)
+    expect(value).toEqual({ first: 1, list: [{ a: 'x' }, '2024-02-29T10:00:00.000Z', 3], middle: { deep: [1, 2] }, when: 'plain', last: null })
+    expect(Object.keys(value as object)).toEqual(['first', 'list', 'middle', 'when', 'last'])
+    // The broker's own value is read, never rewritten.
+    expect(raw.value.list[1]).toEqual({ '@type': 'DateTime', '@value': '2024-02-29T10:00:00Z' })
+  })
+
   it('reads ListProperty and ListRelationship', () => {
     expect(normalizeAttribute({ type: 'ListProperty', valueList: [1, { '@type': 'DateTime', '@value': '2024-01-01T00:00:00Z' }] }).value).toEqual([1, '2024-01-01T00:00:00.000Z'])
     expect(normalizeAttribute({ type: 'ListRelationship', objectList: [{ object: 'urn:a' }, { object: 'urn:b' }] })).toEqual({ kind: 'ListRelationship', value: ['urn:a', 'urn:b'] })

@@ -22,6 +22,8 @@ interface FakeBroker {
   silentCap?: number
   /** Answer with this error for requests matching. */
   failWhen?: (request: RecordedRequest) => boolean
+  /** Answer 200 with a cut-off JSON body for requests matching. */
+  garbleWhen?: (request: RecordedRequest) => boolean
 }
 
 function fakeBroker(options: FakeBroker): Handler {
@@ -36,6 +38,10 @@ function fakeBroker(options: FakeBroker): Handler {
       return options.refuse === 'orion-ld'
         ? sendJson(response, 400, { type: `${ERRORS}BadRequestData`, title: 'Invalid value for URI parameter /limit/', detail: `must be an integer value <= ${options.maxLimit}` })
         : sendJson(response, 403, { type: `${ERRORS}TooManyResults`, title: 'Too many results', detail: `limit above ${options.maxLimit}` })
+    }
+    if (options.garbleWhen?.(request)) {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      return void response.end('[{"id":"urn:ngsi-ld:Thing:cut","type":')
     }
     const start = options.overlap && offset > 0 ? offset - 1 : offset
     const page = entities.slice(start, start + Math.min(limit, options.silentCap ?? limit))
@@ -183,6 +189,18 @@ describe('paging', () => {
     await delay(100)
     // 19 pages were due; the queue was dropped after the failure.
     expect(server!.requests.length).toBeLessThan(12)
+  })
+
+  it('hands on the pages before a body that is not JSON, none after it, and reports it', async () => {
+    const client = await clientFor(
+      { total: 100, count: true, garbleWhen: (request) => param(request, 'offset') === '50' },
+      { maxPageSize: 10, pageConcurrency: 4, timeoutMs: 5000 },
+    )
+    const delivered: string[] = []
+    const error = await client.streamEntities({ type: 'Thing' }, (entities) => void delivered.push(...ids(entities))).catch((reason: unknown) => reason)
+    expect(error).toBeInstanceOf(NgsiError)
+    expect((error as NgsiError).kind).toBe('invalid-response')
+    expect(delivered).toEqual(expected(50))
   })
 
   it('cancels every in-flight page when the caller aborts', async () => {
