@@ -11,6 +11,8 @@ import { cellOf, compareCells, createPreviewBuilder, type LayerPreview, type Pre
 
 export type { LayerBody } from './body'
 
+const MB = 1024 * 1024
+
 /** What the features route needs of a map layer (the collection document, reduced). */
 export interface LayerSpec {
   id: string | number
@@ -95,14 +97,17 @@ export function swrPerRefresh<V>({ cache, codec, now, keepSeconds }: { cache: Ca
  */
 export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
   const loadSlot = pLimit(maxConcurrentLoads)
-  // A one-second copy in process memory: hot layers are not re-read from Redis per request.
-  const hot = new LRUCache<string, LayerBody>({ max: 200, ttl: 1_000, ttlResolution: 0, perf: { now } })
+  // Bodies are bounded by bytes, not by count: one 500,000-feature body is ~15 MB.
+  const bodies = (maxBytes: number) => ({ maxSize: maxBytes, sizeCalculation: (body: LayerBody) => Math.max(1, body.gzipped.byteLength) })
+  // A one-second copy in process memory: hot layers are not re-read from Redis per request. Dropped
+  // when it expires: kept until evicted, every layer loaded in the last 200 stayed in memory.
+  const hot = new LRUCache<string, LayerBody>({ ...bodies(64 * MB), ttl: 1_000, ttlResolution: 0, ttlAutopurge: true, perf: { now } })
   const previews = new LRUCache<string, LayerPreview>({ max: 64 })
-  const staleVariants = new LRUCache<string, LayerBody>({ max: 32 })
+  const staleVariants = new LRUCache<string, LayerBody>(bodies(32 * MB))
   // Pages of large layers: a table asks for the same few pages again on every refresh.
-  const pages = new LRUCache<string, LayerBody>({ max: 64 })
+  const pages = new LRUCache<string, LayerBody>(bodies(16 * MB))
   // Positions of a body's features in a table's order: 4 bytes a feature, 2 MB for 500,000.
-  const orders = new LRUCache<string, Uint32Array>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (order) => Math.max(1, order.byteLength) })
+  const orders = new LRUCache<string, Uint32Array>({ maxSize: 32 * MB, sizeCalculation: (order) => Math.max(1, order.byteLength) })
 
   const swrFor = swrPerRefresh({ cache, codec, now, keepSeconds })
 

@@ -4,7 +4,7 @@
 import { parseAttributeList, parseTypeInfo, parseTypeList, type TypeInfo } from './discovery'
 import { NgsiError } from './errors'
 import { entityQueryParams, type EntityQuery } from './filters'
-import { type BrokerResponse, encode, getBody, getJson, parseBody, parseLinkHeader, queryString, type CallOptions, type HttpConfig } from './http'
+import { bodyPieces, type BrokerResponse, encode, getBody, getJson, parseBody, parseLinkHeader, queryString, type CallOptions, type HttpConfig } from './http'
 import { normalizeEntity, type NormalizedEntity } from './normalize'
 import { createPageSizeMemory, startingPageSize, type PageSizeMemory } from './pageSize'
 import { collectPages, streamPages, type Page, type PagingOptions } from './paging'
@@ -115,21 +115,25 @@ function checkedId(id: string): string {
 /** What collectPages keeps (it de-duplicates by `id`). */
 const hasStringId = (item: unknown) => typeof (item as { id?: unknown } | null)?.id === 'string'
 
+/** The entities of a list answer, a batch at a time: an array body in pieces, a GeoJSON FeatureCollection whole. */
+function listBatches(response: BrokerResponse): Iterable<unknown[]> {
+  const pieces = bodyPieces(response)
+  if (pieces) return pieces
+  const features = (parseBody(response) as { features?: unknown } | null)?.features
+  if (!Array.isArray(features)) throw new NgsiError('invalid-response', 'The broker answered an entity query with something other than a list')
+  return [features]
+}
+
 /**
  * A list answer as a page: count and next link from the headers (the link must stay on the
- * broker's origin); the entities, each normalised, parsed from the body when first asked for.
+ * broker's origin); the entities parsed from the body and normalised a batch at a time as they
+ * are read.
  */
 function toPage(response: BrokerResponse, normalize: (item: unknown) => unknown): Page {
-  let items: unknown[] | undefined
   const page: Page = {
-    items() {
-      if (items) return items
-      const body = parseBody(response)
-      const list = Array.isArray(body) ? body : (body as { features?: unknown } | null)?.features
-      if (!Array.isArray(list)) throw new NgsiError('invalid-response', 'The broker answered an entity query with something other than a list')
+    *batches() {
       // Items the pager will drop (no string id) are left as they are.
-      items = list.map((item) => (hasStringId(item) ? normalize(item) : item))
-      return items
+      for (const batch of listBatches(response)) yield batch.map((item) => (hasStringId(item) ? normalize(item) : item))
     },
     total: resultsCount(response.headers.get('NGSILD-Results-Count')),
   }
@@ -181,7 +185,7 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
     const remembering: Promise<void>[] = []
     const paging: PagingOptions = {
       pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
-      // Each page is parsed and normalised at its turn, while the broker prepares the next ones.
+      // Each page is parsed and normalised at its turn, a batch at a time, while the broker prepares the next ones.
       load: async (url, signal) => toPage(await getBody(http, url, { ...opts, signal }), normalize),
       cap: Math.min(query.limit ?? Infinity, maxEntities),
       pageSize: await startingPageSize(pageSizes, api, maxPageSize),

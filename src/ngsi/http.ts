@@ -4,7 +4,7 @@
 import pRetry, { AbortError } from 'p-retry'
 
 import { errorFromResponse, isRetryable, NgsiError } from './errors'
-import { isBlank, parseJsonBytes } from './json'
+import { arrayPieces, isBlank, parseJsonBytes } from './json'
 import type { BrokerAnswer, BrokerTransport } from './transport'
 
 export const JSON_LD_CONTEXT_REL = 'http://www.w3.org/ns/json-ld#context'
@@ -140,13 +140,38 @@ export async function getBody(config: HttpConfig, url: string, options: CallOpti
   })
 }
 
+const notJson = (status: number, cause: unknown) =>
+  new NgsiError('invalid-response', `Broker answered ${status} with a body that is not valid JSON`, { status, cause })
+
 /** The JSON value of an answer's body (null for an empty one); a body that is not JSON is the broker's fault. */
 export function parseBody({ status, body }: Pick<BrokerResponse, 'status' | 'body'>): unknown {
   if (isBlank(body)) return null
   try {
     return parseJsonBytes(body)
   } catch (error) {
-    throw new NgsiError('invalid-response', `Broker answered ${status} with a body that is not valid JSON`, { status, cause: error })
+    throw notJson(status, error)
+  }
+}
+
+/**
+ * The elements of an answer whose body is a JSON array, a piece at a time as they are read (see
+ * arrayPieces); undefined when the body is not an array. A fault met on the way is the broker's.
+ */
+export function bodyPieces({ status, body }: Pick<BrokerResponse, 'status' | 'body'>): Iterable<unknown[]> | undefined {
+  let pieces: Iterable<unknown[]> | undefined
+  try {
+    pieces = arrayPieces(body)
+  } catch (error) {
+    throw notJson(status, error)
+  }
+  return pieces && brokerFaults(pieces, status)
+}
+
+function* brokerFaults(pieces: Iterable<unknown[]>, status: number): Generator<unknown[]> {
+  try {
+    yield* pieces
+  } catch (error) {
+    throw error instanceof SyntaxError ? notJson(status, error) : error
   }
 }
 

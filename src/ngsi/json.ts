@@ -21,12 +21,29 @@ const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte ==
 /** Nothing but JSON whitespace (an empty body included). */
 export const isBlank = (bytes: Uint8Array) => bytes.every(isWhitespace)
 
-/** JSON.parse of the UTF-8 text `bytes` hold (borrowed: the same bytes again when it returns or throws). */
-export function parseJsonBytes(bytes: Buffer): unknown {
+/** Positions of the first and last non-whitespace bytes (start > end when there are none). */
+function trimmed(bytes: Buffer): { start: number; end: number } {
   let start = 0
   while (start < bytes.length && isWhitespace(bytes[start])) start++
   let end = bytes.length - 1
   while (end > start && isWhitespace(bytes[end])) end--
+  return { start, end }
+}
+
+/**
+ * The elements of the JSON array `bytes` hold, parsed a piece at a time as the caller reads on:
+ * only the piece being read exists as objects. Undefined when the text is not an array. A fault
+ * in the text throws JSON.parse's SyntaxError when the reader reaches it (pieces before it have
+ * been read). `bytes` are borrowed: the same bytes again between pieces and at the end.
+ */
+export function arrayPieces(bytes: Buffer): Iterable<unknown[]> | undefined {
+  const { start, end } = trimmed(bytes)
+  if (bytes[start] !== OPEN || bytes[end] !== CLOSE) return undefined
+  if (bytes.length < 2 * PIECE_BYTES) return [JSON.parse(bytes.toString('utf8')) as unknown[]]
+  return pieces(bytes, start, end)
+}
+
+function* pieces(bytes: Buffer, start: number, end: number): Generator<unknown[]> {
   // The piece as "[piece]" in one string: the bytes either side of it (a "[", "," or "]") are
   // lent the brackets and given back. `[${text}]` would copy every piece a second time.
   const parse = (from: number, to: number): unknown[] => {
@@ -41,20 +58,14 @@ export function parseJsonBytes(bytes: Buffer): unknown {
       bytes[to] = after
     }
   }
-  if (bytes.length < 2 * PIECE_BYTES || bytes[start] !== OPEN || bytes[end] !== CLOSE) return JSON.parse(bytes.toString('utf8'))
-
-  const elements: unknown[] = []
-  const keep = (piece: unknown[]) => {
-    for (const element of piece) elements.push(element)
-  }
   let from = start + 1
   let searchFrom = from + PIECE_BYTES
   let misses = 0
   for (;;) {
     const boundary = misses < MAX_MISSES ? bytes.indexOf(BETWEEN_OBJECTS, searchFrom) : -1
     if (boundary === -1 || boundary + BETWEEN_OBJECTS.length > end) {
-      keep(parse(from, end))
-      return elements
+      yield parse(from, end)
+      return
     }
     const cut = boundary + 1
     let piece: unknown[] | undefined
@@ -65,9 +76,18 @@ export function parseJsonBytes(bytes: Buffer): unknown {
       searchFrom = cut
       continue
     }
-    keep(piece)
+    yield piece
     misses = 0
     from = cut + 1
     searchFrom = from + PIECE_BYTES
   }
+}
+
+/** JSON.parse of the UTF-8 text `bytes` hold (borrowed: the same bytes again when it returns or throws). */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  const array = arrayPieces(bytes)
+  if (!array) return JSON.parse(bytes.toString('utf8'))
+  const elements: unknown[] = []
+  for (const piece of array) for (const element of piece) elements.push(element)
+  return elements
 }

@@ -3,14 +3,15 @@
 // neither. A refused page size drops to the maximum the broker states, else halves until
 // accepted. Pages are handed on in order as they arrive, so a caller can stream them.
 //
-// A page's items are read (parsed, normalised) only when its turn comes: pages fetched ahead wait
-// as bytes, not as objects that young-generation collections copy and promote while they wait.
+// A page's items are read (parsed, normalised) only when its turn comes, a batch at a time: pages
+// fetched ahead wait as bytes, and only the batch being handed on exists as objects. A whole page
+// of objects (~1,000 entities) outlived young-generation collections, which copied and promoted it.
 
 import { NgsiError } from './errors'
 
 export interface Page {
-  /** The page's items, worked out on the first call (the same array on later calls). */
-  items(): unknown[]
+  /** The page's items in batches, in order, each worked out as it is read; read once. */
+  batches(): Iterable<unknown[]>
   /** NGSILD-Results-Count, when the broker sent it. */
   total?: number
   /** Absolute URL of the next page. */
@@ -32,8 +33,8 @@ export interface PagingOptions {
 
 export interface StreamOptions extends PagingOptions {
   /**
-   * The new distinct items of each page, in result order, one call at a time (awaited: a slow
-   * consumer holds back further pages, so at most `concurrency` pages wait in memory).
+   * The new distinct items of each batch of a page, in result order, one call at a time (awaited: a
+   * slow consumer holds back further pages, so at most `concurrency` pages wait in memory).
    */
   onItems(items: unknown[]): void | Promise<void>
 }
@@ -82,6 +83,16 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
     if (fresh.length > 0) await options.onItems(fresh)
   }
 
+  /** Hands on a page's batches; the number of items it held. */
+  const deliverPage = async (page: Page): Promise<number> => {
+    let received = 0
+    for (const batch of page.batches()) {
+      received += batch.length
+      await deliver(batch)
+    }
+    return received
+  }
+
   /**
    * One request; a too-many-results answer shrinks the page size (kept for later pages) and tries
    * again. Returns the page and the limit it was asked with.
@@ -107,12 +118,16 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
     while (covered < length) {
       const wanted = length - covered
       const { page, sent } = await loadShrinking(offset + covered, wanted, false)
-      pages.push(page)
-      // Asked for the whole rest: its items can wait for their turn. Else count them: a short page is the end.
-      if (sent >= wanted) break
-      const received = page.items().length
-      covered += received
-      if (received < sent) break
+      // Asked for the whole rest: its items can wait for their turn.
+      if (sent >= wanted) {
+        pages.push(page)
+        break
+      }
+      // The page size shrank below the range: count this page now, a short page is the end.
+      const items = Array.from(page.batches()).flat()
+      pages.push({ batches: () => [items] })
+      covered += items.length
+      if (items.length < sent) break
     }
     return pages
   }
@@ -144,17 +159,16 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
         throw firstFailure ? firstFailure.error : error
       })
       fill()
-      for (const page of pages) await deliver(page.items())
+      for (const page of pages) await deliverPage(page)
     }
   }
 
   try {
     const { page: first } = await loadShrinking(0, pageSize, true)
     const total = first.total
-    const firstItems = first.items()
+    const firstCount = await deliverPage(first)
     // pageSize is now the size the broker accepted; a shorter first page means it caps pages silently.
-    if (total !== undefined && firstItems.length > 0 && firstItems.length < Math.min(pageSize, total)) learn(firstItems.length)
-    await deliver(firstItems)
+    if (total !== undefined && firstCount > 0 && firstCount < Math.min(pageSize, total)) learn(firstCount)
     let more: boolean
 
     if (first.next) {
@@ -163,26 +177,23 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
       while (next && seen.size < cap && !visited.has(next) && visited.size < MAX_LINKED_PAGES) {
         visited.add(next)
         const page = await options.load(next, signal)
-        const items = page.items()
-        await deliver(items)
-        next = items.length ? page.next : undefined
+        next = (await deliverPage(page)) > 0 ? page.next : undefined
       }
       more = next !== undefined
     } else if (total !== undefined) {
       const end = Math.min(total, cap)
       const ranges: [number, number][] = []
-      for (let offset = firstItems.length; offset < end; offset += pageSize) ranges.push([offset, Math.min(pageSize, end - offset)])
+      for (let offset = firstCount; offset < end; offset += pageSize) ranges.push([offset, Math.min(pageSize, end - offset)])
       await loadInOrder(ranges)
       more = false
     } else {
       // Neither count nor links: step the offset until a short page.
-      let offset = firstItems.length
-      let full = firstItems.length >= pageSize
+      let offset = firstCount
+      let full = firstCount >= pageSize
       while (full && seen.size < cap) {
-        const items = (await loadShrinking(offset, pageSize, false)).page.items()
-        await deliver(items)
-        offset += items.length
-        full = items.length > 0 && items.length >= pageSize
+        const received = await deliverPage((await loadShrinking(offset, pageSize, false)).page)
+        offset += received
+        full = received > 0 && received >= pageSize
       }
       more = full
     }

@@ -100,6 +100,17 @@ describe('streaming layer encoder', () => {
     expect(names[1]).toBe('x'.repeat(200_000))
   })
 
+  it('keeps every byte across the writes to the compressor: multi-byte text at the edges, a line larger than one write', async () => {
+    // Lines of ~3 kB with characters of 2, 3 and 4 UTF-8 bytes fill the 256 kB write buffer unevenly; one line is 700 kB.
+    const wide = Array.from({ length: 400 }, (_, index) =>
+      entity(index, { name: { type: 'Property', value: `${'ñ€𝄞'.repeat(index % 7)}${'é'.repeat(700 + index)}${'中'.repeat(index % 300)}` } }),
+    )
+    const huge = entity(400, { name: { type: 'Property', value: '€'.repeat(240_000) } })
+    const all = [...wide.slice(0, 150), huge, ...wide.slice(150)]
+    const body = decode(await encode([all.slice(0, 99), all.slice(99, 151), all.slice(151)]))
+    expect(body.features.map((feature) => feature.properties.name)).toEqual(all.map((one) => one.attributes.name.value))
+  })
+
   it('drops an aborted load without output or error', async () => {
     const encoder = createLayerEncoder({ attributes: ['no2'], alertRules: [], fetchedAt: FETCHED_AT })
     await encoder.add(entities)
