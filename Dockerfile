@@ -24,9 +24,9 @@ RUN npm run build
 FROM node:22-bookworm-slim AS runtime
 WORKDIR /app
 # NODE_OPTIONS: the conditions as .npmrc sets them for npm scripts (Lexical's entry points, see
-# .npmrc); the heap cap and malloc arenas as scripts/start.ts gives the server (why: see there).
+# .npmrc); the heap sizes and malloc arenas as scripts/start.ts gives the server (why: see there).
 ENV NODE_ENV=production \
-    NODE_OPTIONS="--conditions=production --max-old-space-size=384" \
+    NODE_OPTIONS="--conditions=production --max-old-space-size=384 --max-semi-space-size=8" \
     MALLOC_ARENA_MAX=2 \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \

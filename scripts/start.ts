@@ -22,6 +22,16 @@ export type ServerCommand = { command: string; args: string[]; env: NodeJS.Proce
  */
 export const SERVER_HEAP_MB = 384
 
+/**
+ * V8's young-generation semi-space for the server, in MB (Node 20 lets it grow to 16). A cold load
+ * hands on one small batch of objects at a time, so little survives a young collection and a
+ * smaller young generation costs only cheap collections; the full collections it spares (V8 starts
+ * marking once the old generation's headroom falls below the young generation's size) cost more.
+ * Measured over 9 cold loads of a 50,000-entity layer: peak RSS 337 -> 307 MB, a load ~440 ->
+ * ~390 ms. An operator's own --max-semi-space-size in NODE_OPTIONS wins.
+ */
+export const SERVER_SEMI_SPACE_MB = 8
+
 /** How to start the production server on `port` with `env` (the same command for every caller). */
 export function productionServer(env: NodeJS.ProcessEnv, port: number | string | undefined = env.PORT): ServerCommand {
   const nodeOptions = env.NODE_OPTIONS ?? ''
@@ -31,8 +41,15 @@ export function productionServer(env: NodeJS.ProcessEnv, port: number | string |
     MALLOC_ARENA_MAX: '2',
     ...env,
     NODE_ENV: 'production',
-    // The conditions as .npmrc gives npm scripts and the Dockerfile the image (Lexical's entry points, see .npmrc); the heap cap as the Dockerfile.
-    NODE_OPTIONS: [nodeOptions, ...unlessSet('--conditions=production'), ...unlessSet(`--max-old-space-size=${SERVER_HEAP_MB}`, '--max-old-space-size')].join(' ').trim(),
+    // The conditions as .npmrc gives npm scripts and the Dockerfile the image (Lexical's entry points, see .npmrc); the heap sizes as the Dockerfile.
+    NODE_OPTIONS: [
+      nodeOptions,
+      ...unlessSet('--conditions=production'),
+      ...unlessSet(`--max-old-space-size=${SERVER_HEAP_MB}`, '--max-old-space-size'),
+      ...unlessSet(`--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`, '--max-semi-space-size'),
+    ]
+      .join(' ')
+      .trim(),
     HOSTNAME: '0.0.0.0',
     PORT: String(port ?? 3000),
   }
