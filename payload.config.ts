@@ -37,7 +37,7 @@ const rootDir = path.dirname(fileURLToPath(import.meta.url))
 export default buildConfig({
   serverURL: settings.PUBLIC_SERVER_URL,
   secret: settings.APP_SECRET,
-  db: databaseAdapter(settings.DATABASE_URI),
+  db: await databaseAdapter(settings.DATABASE_URI),
   editor: lexicalEditor(),
   sharp,
   // Every line logged while a request is handled carries its id (src/utilities/requestContext.ts).

@@ -2,9 +2,6 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { mongooseAdapter } from '@payloadcms/db-mongodb'
-import { postgresAdapter } from '@payloadcms/db-postgres'
-import { sqliteAdapter } from '@payloadcms/db-sqlite'
 import type { DatabaseAdapterObj } from 'payload'
 
 export type DatabaseKind = 'sqlite' | 'postgres' | 'mongodb'
@@ -22,13 +19,15 @@ export function databaseKind(uri: string): DatabaseKind {
 const migrationsRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
 /**
- * The Payload database adapter that DATABASE_URI's scheme asks for. Each dialect keeps its own
- * migrations, and they are the only way the SQL schema changes (`push: false`): development
- * pushing its schema onto a migrated database fails on the tables the migrations made.
+ * The Payload database adapter that DATABASE_URI's scheme asks for, and only that one loaded: the
+ * other two (their drivers, mongoose and BSON) took ~13 MB of heap in every server. Each dialect
+ * keeps its own migrations, and they are the only way the SQL schema changes (`push: false`):
+ * development pushing its schema onto a migrated database fails on the tables the migrations made.
  */
-export function databaseAdapter(uri: string): DatabaseAdapterObj {
+export async function databaseAdapter(uri: string): Promise<DatabaseAdapterObj> {
   switch (databaseKind(uri)) {
-    case 'sqlite':
+    case 'sqlite': {
+      const { sqliteAdapter } = await import('@payloadcms/db-sqlite')
       // A fresh clone has no data/ folder: SQLite creates the file, not its folder.
       mkdirSync(path.dirname(uri.slice('file:'.length)), { recursive: true })
       return sqliteAdapter({
@@ -39,17 +38,22 @@ export function databaseAdapter(uri: string): DatabaseAdapterObj {
         busyTimeout: 10_000,
         migrationDir: path.join(migrationsRoot, 'sqlite'),
       })
-    case 'postgres':
+    }
+    case 'postgres': {
+      const { postgresAdapter } = await import('@payloadcms/db-postgres')
       return postgresAdapter({
         pool: { connectionString: uri, max: 10, connectionTimeoutMillis: 5_000 },
         push: false,
         migrationDir: path.join(migrationsRoot, 'postgres'),
       })
-    case 'mongodb':
+    }
+    case 'mongodb': {
+      const { mongooseAdapter } = await import('@payloadcms/db-mongodb')
       return mongooseAdapter({
         url: uri,
         connectOptions: { serverSelectionTimeoutMS: 5_000 },
         migrationDir: path.join(migrationsRoot, 'mongodb'),
       })
+    }
   }
 }
