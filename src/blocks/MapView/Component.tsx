@@ -17,7 +17,8 @@ import { MarkerSymbol } from './MarkerSymbol'
 
 // Fetched only when first rendered (next/dynamic would put its chunks in the page's first load:
 // App Router preloads them). MapLibre is in the same chunk group: one round of downloads.
-const MapCanvas = lazy(() => import('./MapCanvas'))
+const loadMapCanvas = () => import('./MapCanvas')
+const MapCanvas = lazy(loadMapCanvas)
 
 /**
  * MapLibre is most of a map page's JavaScript: it is wanted once the page's own content has
@@ -31,6 +32,8 @@ function useMapWanted(frame: RefObject<HTMLElement | null>): boolean {
     function want() {
       observer.disconnect()
       cancelIdle()
+      // The download starts now, not once React has rendered the lazy component (the same chunk, fetched once).
+      void loadMapCanvas()
       setWanted(true)
     }
     function afterLoad() {

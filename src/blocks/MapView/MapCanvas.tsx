@@ -66,6 +66,11 @@ type ClusterLabel = { key: string; longitude: number; latitude: number; count: s
 const MAX_CLUSTER_LABELS = 300
 
 
+// MapLibre's workers start as soon as this chunk has run, not when React first creates the map:
+// their script compiles while the page renders the map frame and the layers' data.
+maplibre.setWorkerUrl(MAPLIBRE_WORKER_URL)
+maplibre.prewarm()
+
 const sourceId = (layerId: string) => `layer-${layerId}`
 const pointsId = (layerId: string) => `layer-${layerId}-points`
 const clustersId = (layerId: string) => `layer-${layerId}-clusters`
@@ -204,7 +209,6 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
       // Given, not left to react-map-gl: it would import MapLibre only once this map renders, a
       // second download after this chunk's; given here, both arrive together.
       mapLib={maplibre}
-      workerUrl={MAPLIBRE_WORKER_URL}
       initialViewState={center}
       mapStyle={mapStyle}
       transformRequest={(url) => ({ url: mapboxRequestUrl(url, token) })}
