@@ -48,6 +48,7 @@ export const featureLine = ({ geometry, id, properties }: Feature) => JSON.strin
 const STAGE_BYTES = 256 * 1024
 /** UTF-8 bytes a UTF-16 code unit can take: a line of n units surely fits in 3n bytes. */
 const MAX_BYTES_PER_UNIT = 3
+const sizeOf = (bytes: string | Buffer) => (typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length)
 
 /**
  * A gzip stream that collects its output and hashes it as it comes (the ETag is the gzipped bytes'
@@ -86,19 +87,13 @@ function gzipWriter() {
   }
   const put = (bytes: string | Buffer) => {
     const room = stage.length - staged
-    if (typeof bytes === 'string') {
-      if (bytes.length * MAX_BYTES_PER_UNIT > room && Buffer.byteLength(bytes) > room) {
-        flush()
-        if (Buffer.byteLength(bytes) > stage.length) return void gzip.write(bytes)
-      }
-      staged += stage.write(bytes, staged)
-    } else {
-      if (bytes.length > room) {
-        flush()
-        if (bytes.length > stage.length) return void gzip.write(bytes)
-      }
-      staged += bytes.copy(stage, staged)
+    // A string's exact size is worked out only near the buffer's end: most lines surely fit.
+    const surelyFits = (typeof bytes === 'string' ? bytes.length * MAX_BYTES_PER_UNIT : bytes.length) <= room
+    if (!surelyFits && sizeOf(bytes) > room) {
+      flush()
+      if (sizeOf(bytes) > stage.length) return void gzip.write(bytes)
     }
+    staged += typeof bytes === 'string' ? stage.write(bytes, staged) : bytes.copy(stage, staged)
   }
   return {
     /** Feature lines (no separators), after the lines before them: "\n" before the first, ",\n" before every other. */

@@ -33,12 +33,8 @@ export interface BrokerResponse {
   url: string
 }
 
-export interface JsonResponse {
-  status: number
-  headers: Headers
-  body: unknown
-  url: string
-}
+/** The same answer, its body parsed. */
+export type JsonResponse = Omit<BrokerResponse, 'body'> & { body: unknown }
 
 /** encodeURIComponent leaves !'()* alone; brokers and proxies disagree about those, so encode them too. */
 export function encode(value: string): string {
@@ -158,12 +154,7 @@ export function parseBody({ status, body }: Pick<BrokerResponse, 'status' | 'bod
  * arrayPieces); undefined when the body is not an array. A fault met on the way is the broker's.
  */
 export function bodyPieces({ status, body }: Pick<BrokerResponse, 'status' | 'body'>): Iterable<unknown[]> | undefined {
-  let pieces: Iterable<unknown[]> | undefined
-  try {
-    pieces = arrayPieces(body)
-  } catch (error) {
-    throw notJson(status, error)
-  }
+  const pieces = arrayPieces(body)
   return pieces && brokerFaults(pieces, status)
 }
 

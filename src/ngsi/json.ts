@@ -38,9 +38,8 @@ function trimmed(bytes: Buffer): { start: number; end: number } {
  */
 export function arrayPieces(bytes: Buffer): Iterable<unknown[]> | undefined {
   const { start, end } = trimmed(bytes)
-  if (bytes[start] !== OPEN || bytes[end] !== CLOSE) return undefined
-  if (bytes.length < 2 * PIECE_BYTES) return [JSON.parse(bytes.toString('utf8')) as unknown[]]
-  return pieces(bytes, start, end)
+  // An array shorter than a piece is parsed in one go (no cut is found past PIECE_BYTES).
+  return bytes[start] === OPEN && bytes[end] === CLOSE ? pieces(bytes, start, end) : undefined
 }
 
 function* pieces(bytes: Buffer, start: number, end: number): Generator<unknown[]> {

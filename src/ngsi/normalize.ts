@@ -80,8 +80,12 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 /** `YYYY-MM-DDTHH:MM:SS.sssZ` with every field in range but the day's upper bound past the 28th. */
 const CANONICAL = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/
 
-/** The number written at `start` of `text` in `length` digits (the shape was checked). */
-const numberAt = (text: string, start: number, length: number) => Number(text.slice(start, start + length))
+/** The number written at `start` of `text` in `length` digits (the shape was checked), read from the character codes: no substring. */
+function digitsAt(text: string, start: number, length: number): number {
+  let value = 0
+  for (let index = start; index < start + length; index++) value = value * 10 + text.charCodeAt(index) - 48
+  return value
+}
 
 /**
  * Already exactly what toISOString() would give back (what brokers send): no Date round trip
@@ -90,11 +94,10 @@ const numberAt = (text: string, start: number, length: number) => Number(text.sl
  */
 function isCanonicalIso(text: string): boolean {
   if (!CANONICAL.test(text)) return false
-  // From the character codes: no substring for the check every timestamp takes.
-  const day = (text.charCodeAt(8) - 48) * 10 + (text.charCodeAt(9) - 48)
+  const day = digitsAt(text, 8, 2)
   if (day <= 28) return true
-  const year = numberAt(text, 0, 4)
-  const month = numberAt(text, 5, 2)
+  const year = digitsAt(text, 0, 4)
+  const month = digitsAt(text, 5, 2)
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])
 }

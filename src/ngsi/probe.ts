@@ -2,6 +2,9 @@
 // Scorpio /q/health, Stellio /actuator/health), so try them in turn with a short timeout.
 // Never throws: a health check needs an answer, and a short one (it may be shown publicly).
 
+import { parseJsonBytes } from './json'
+import type { BrokerAnswer, BrokerTransport } from './transport'
+
 export interface ProbeResult {
   ok: boolean
   latencyMs: number
@@ -9,9 +12,6 @@ export interface ProbeResult {
   endpoint?: string
   error?: string
 }
-
-import { parseJsonBytes } from './json'
-import type { BrokerAnswer, BrokerTransport } from './transport'
 
 export interface ProbeConfig {
   transport: BrokerTransport
