@@ -106,6 +106,8 @@ async function attempt(config: HttpConfig, url: string, headers: Record<string, 
   } catch (error) {
     // The caller gave up: no retry, and the caller's own reason, not ours.
     if (options.signal?.aborted) throw new AbortError(options.signal.reason instanceof Error ? options.signal.reason : String(options.signal.reason))
+    // The transport's own refusal (an answer too large): not a network fault, and not retried.
+    if (error instanceof NgsiError) throw error
     if (timeout.aborted) throw new NgsiError('timeout', `No answer from the broker within ${timeoutMs} ms`, { cause: error })
     throw networkError(error)
   }
