@@ -21,4 +21,16 @@ const nextConfig = {
   outputFileTracingIncludes: { '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'] },
 }
 
-export default withPayload(nextConfig, { devBundleServerPackages: false })
+const config = withPayload(nextConfig, { devBundleServerPackages: false })
+
+// Payload asks every answer of the site for the colour-scheme client hint (Accept-CH, Critical-CH,
+// Vary) to theme its admin. Only the admin uses it: elsewhere Critical-CH makes a browser's first
+// visit fetch the page twice, and the Vary keeps a map worker's fetch of the bundled basemap from
+// the copy its page prefetched (the worker sends no hint), so it was downloaded twice.
+const payloadHeaders = config.headers
+config.headers = async () =>
+  (await payloadHeaders()).map((rule) =>
+    rule.source === '/:path*' && rule.headers.some((header) => header.key === 'Accept-CH') ? { ...rule, source: '/admin/:path*' } : rule,
+  )
+
+export default config

@@ -8,6 +8,9 @@ import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
+import { MANIFEST_FILE, PRECOMPRESSED_DIR } from '../src/http/precompressed'
+
+import { precompressAssets } from './precompress'
 import { runToEnd } from './processes'
 
 const SOURCES = ['src', 'payload.config.ts', 'next.config.mjs', 'package-lock.json', 'public']
@@ -23,7 +26,7 @@ async function newestSourceChange(): Promise<number> {
 }
 
 /** True when the standalone server has its static files beside it (`npm run build` copies them). */
-export const standaloneIsComplete = () => existsSync(path.join(STANDALONE_DIR, '.next', 'static'))
+export const standaloneIsComplete = () => existsSync(path.join(STANDALONE_DIR, '.next', 'static')) && existsSync(path.join(STANDALONE_DIR, PRECOMPRESSED_DIR, MANIFEST_FILE))
 
 /** True when `.next` holds a complete production build newer than every source it was built from. */
 export async function buildIsCurrent(): Promise<boolean> {
@@ -31,7 +34,7 @@ export async function buildIsCurrent(): Promise<boolean> {
   return existsSync(marker) && standaloneIsComplete() && statSync(marker).mtimeMs > (await newestSourceChange())
 }
 
-/** `next build`, then the static files and `public` copied beside the standalone server. */
+/** `next build`, then the static files and `public` copied beside the standalone server, and its static answers compressed once. */
 export async function buildProduction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   await runToEnd(path.join('node_modules', '.bin', 'next'), ['build', '--webpack'], { env })
   for (const [from, to] of [
@@ -41,6 +44,8 @@ export async function buildProduction(env: NodeJS.ProcessEnv = process.env): Pro
     rmSync(to, { recursive: true, force: true })
     cpSync(from, to, { recursive: true })
   }
+  const { assets, rawBytes, brotliBytes } = await precompressAssets(STANDALONE_DIR)
+  console.log(`✓ ${assets} static answers precompressed: ${(rawBytes / 1e6).toFixed(1)} MB → ${(brotliBytes / 1e6).toFixed(1)} MB with brotli`)
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

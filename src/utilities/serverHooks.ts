@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import path from 'node:path'
 
 import { directRouteFor } from '@/http/directRoutes'
+import { loadPrecompressedAssets, PRECOMPRESSED_DIR } from '@/http/precompressed'
 import { PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, runWithRequestContext } from '@/http/requestContext'
 import { contentSecurityPolicy } from '@/utilities/contentSecurity'
 
@@ -30,11 +32,13 @@ let installed = false
  * - gives the request an id (a client's is accepted only from a trusted proxy), answered in
  *   X-Request-Id and carried by every log line written while it is handled;
  * - adds the security headers, the Content-Security-Policy and, when the public URL is https, HSTS;
- * - answers a loaded direct route itself (src/http/directRoutes.ts), without Next's router.
+ * - answers a static file the build compressed (src/http/precompressed.ts) and a loaded direct
+ *   route (src/http/directRoutes.ts) itself, without Next's router.
  */
 export async function installServerHooks(settings: ServerHookSettings) {
   if (installed) return
   installed = true
+  const precompressed = await loadPrecompressedAssets(path.join(process.cwd(), PRECOMPRESSED_DIR))
   const http = await import('node:http')
   const emit = http.Server.prototype.emit
   http.Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
@@ -49,6 +53,7 @@ export async function installServerHooks(settings: ServerHookSettings) {
     response.setHeader('Content-Security-Policy', contentSecurityPolicy({ path, https: settings.https }))
     if (settings.https) response.setHeader('Strict-Transport-Security', HSTS)
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
+    if (precompressed?.answer(request, response)) return true
     const direct = directRouteFor(request.method, request.url)
     if (!direct) return runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]) as boolean)
     runWithRequestContext({ requestId }, () =>

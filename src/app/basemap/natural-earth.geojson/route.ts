@@ -1,14 +1,9 @@
-import type { Topology } from 'topojson-specification'
-import countries from 'world-atlas/countries-50m.json'
-import land from 'world-atlas/land-50m.json'
-
-import { naturalEarthBasemap } from '@/map/naturalEarth'
+import { BUNDLED_BASEMAP_HEADERS, bundledBasemapJson } from '@/map/bundledBasemap'
 
 // Made once at build time and served as a static file: the offline basemap needs no network.
+// The production build also keeps it compressed (src/http/precompressed.ts).
 export const dynamic = 'force-static'
 
 export function GET() {
-  return Response.json(naturalEarthBasemap(land as unknown as Topology, countries as unknown as Topology), {
-    headers: { 'Content-Type': 'application/geo+json', 'Cache-Control': 'public, max-age=86400' },
-  })
+  return new Response(bundledBasemapJson(), { headers: BUNDLED_BASEMAP_HEADERS })
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+
+import { call, servers } from './http'
+
+/** The first script of the home page: a Next static chunk, precompressed by the build. */
+async function firstChunk(server: Parameters<typeof call>[0]) {
+  const html = await (await call(server, 'anonymous', 'GET', '/')).text()
+  const chunk = html.match(/\/_next\/static\/chunks\/[\w./-]+\.js/)?.[0]
+  expect(chunk, 'a chunk in the home page').toBeDefined()
+  return chunk as string
+}
+
+describe.each(servers())('V12 Files: static answers compressed at build time ($name)', (server) => {
+  it('sends the chunk the page names as brotli or gzip, the same script as Next sends unencoded', async () => {
+    const chunk = await firstChunk(server)
+    const plain = await call(server, 'anonymous', 'GET', chunk, undefined, { 'accept-encoding': 'identity' })
+    expect(plain.status).toBe(200)
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    const script = await plain.text()
+    for (const encoding of ['br', 'gzip']) {
+      // fetch undoes the encoding it names: the text must come out the same.
+      const answer = await call(server, 'anonymous', 'GET', chunk, undefined, { 'accept-encoding': encoding })
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('content-encoding')).toBe(encoding)
+      expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      expect(answer.headers.get('content-security-policy')).toContain("script-src 'self'")
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(await answer.text()).toBe(script)
+    }
+  })
+
+  it('serves nothing from the compressed copies or their manifest by a crafted path', async () => {
+    const chunk = await firstChunk(server)
+    for (const path of [
+      '/.next/precompressed/manifest.json',
+      '/_next/static/../precompressed/manifest.json',
+      '/_next/static/%2e%2e/precompressed/manifest.json',
+      '/_next/static/..%2Fprecompressed%2Fmanifest.json',
+      '/_next/precompressed/manifest.json',
+      `${chunk}.br`,
+      `/.next/precompressed${chunk}.br`,
+    ]) {
+      const answer = await call(server, 'anonymous', 'GET', path, undefined, { 'accept-encoding': 'br, gzip' })
+      const body = await answer.text()
+      expect(answer.status, path).toBeGreaterThanOrEqual(400)
+      expect(body, path).not.toContain('"cacheControl"')
+    }
+  })
+
+  it('asks for the colour-scheme client hint in the admin only: public pages are fetched once and cached whole', async () => {
+    for (const path of ['/', '/posts', '/basemap/natural-earth.geojson']) {
+      const answer = await call(server, 'anonymous', 'GET', path)
+      expect(answer.status, path).toBe(200)
+      expect(answer.headers.get('critical-ch'), path).toBeNull()
+      expect(answer.headers.get('accept-ch'), path).toBeNull()
+      expect(answer.headers.get('vary') ?? '', path).not.toMatch(/Sec-CH/i)
+    }
+    const admin = await call(server, 'anonymous', 'GET', '/admin/login')
+    expect(admin.headers.get('accept-ch')).toBe('Sec-CH-Prefers-Color-Scheme')
+  })
+})
