@@ -130,10 +130,18 @@ function listBatches(response: BrokerResponse): Iterable<unknown[]> {
  * are read.
  */
 function toPage(response: BrokerResponse, normalize: (item: unknown) => unknown): Page {
+  let read = false
   const page: Page = {
     *batches() {
-      // Items the pager will drop (no string id) are left as they are.
-      for (const batch of listBatches(response)) yield batch.map((item) => (hasStringId(item) ? normalize(item) : item))
+      // Its bytes go back to the transport once read: a second reading would find another answer's.
+      if (read) throw new Error('A page is read once')
+      read = true
+      try {
+        // Items the pager will drop (no string id) are left as they are.
+        for (const batch of listBatches(response)) yield batch.map((item) => (hasStringId(item) ? normalize(item) : item))
+      } finally {
+        response.release?.()
+      }
     },
     total: resultsCount(response.headers.get('NGSILD-Results-Count')),
   }
@@ -141,7 +149,10 @@ function toPage(response: BrokerResponse, normalize: (item: unknown) => unknown)
   if (link) {
     const next = new URL(link.url, response.url)
     // Never send the token elsewhere because a header said so.
-    if (next.origin !== new URL(response.url).origin) throw new NgsiError('invalid-response', 'The broker sent a next-page link to another host')
+    if (next.origin !== new URL(response.url).origin) {
+      response.release?.()
+      throw new NgsiError('invalid-response', 'The broker sent a next-page link to another host')
+    }
     page.next = next.href
   }
   return page

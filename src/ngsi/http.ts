@@ -26,15 +26,12 @@ export interface CallOptions {
 }
 
 /** A 2xx answer that is not an HTML page, its body still bytes (see `parseBody`). */
-export interface BrokerResponse {
-  status: number
-  headers: Headers
-  body: Buffer
+export interface BrokerResponse extends Pick<BrokerAnswer, 'status' | 'headers' | 'body' | 'release'> {
   url: string
 }
 
 /** The same answer, its body parsed. */
-export type JsonResponse = Omit<BrokerResponse, 'body'> & { body: unknown }
+export type JsonResponse = Omit<BrokerResponse, 'body' | 'release'> & { body: unknown }
 
 /** encodeURIComponent leaves !'()* alone; brokers and proxies disagree about those, so encode them too. */
 export function encode(value: string): string {
@@ -111,16 +108,23 @@ async function attempt(config: HttpConfig, url: string, headers: Record<string, 
     if (timeout.aborted) throw new NgsiError('timeout', `No answer from the broker within ${timeoutMs} ms`, { cause: error })
     throw networkError(error)
   }
-  const { status } = response
-  const contentType = response.headers.get('content-type')
+  const refusal = refusalOf(response)
+  if (refusal) {
+    response.release?.()
+    throw refusal
+  }
+  return { status: response.status, headers: response.headers, body: response.body, release: response.release, url }
+}
+
+/** Why an answer cannot be used (a redirect, an error status, an HTML page), or undefined. */
+function refusalOf({ status, statusText, headers, body }: BrokerAnswer): NgsiError | undefined {
+  const contentType = headers.get('content-type')
   if (status >= 300 && status < 400) {
-    throw new NgsiError('invalid-response', `Broker answered ${status} (a redirect): set its URL to the address it redirects to`, { status })
+    return new NgsiError('invalid-response', `Broker answered ${status} (a redirect): set its URL to the address it redirects to`, { status })
   }
-  if (status < 200 || status >= 300) throw errorFromResponse(status, response.statusText, response.body.toString('utf8'), contentType)
-  if (isHtml(contentType, response.body)) {
-    throw new NgsiError('invalid-response', `Broker answered ${status} with an HTML page instead of JSON`, { status })
-  }
-  return { status, headers: response.headers, body: response.body, url }
+  if (status < 200 || status >= 300) return errorFromResponse(status, statusText, body.toString('utf8'), contentType)
+  if (isHtml(contentType, body)) return new NgsiError('invalid-response', `Broker answered ${status} with an HTML page instead of JSON`, { status })
+  return undefined
 }
 
 /**
@@ -170,6 +174,10 @@ function* brokerFaults(pieces: Iterable<unknown[]>, status: number): Generator<u
 
 /** GET a JSON resource with timeout and retries; every failure becomes an NgsiError (or the caller's abort reason). */
 export async function getJson(config: HttpConfig, url: string, options: CallOptions = {}): Promise<JsonResponse> {
-  const response = await getBody(config, url, options)
-  return { ...response, body: parseBody(response) }
+  const { release, ...response } = await getBody(config, url, options)
+  try {
+    return { ...response, body: parseBody(response) }
+  } finally {
+    release?.()
+  }
 }

@@ -6,7 +6,7 @@ export { errorFromResponse, isRetryable, NgsiError, parseProblem, statedMaximum,
 export { bboxSchema, bboxToGeo, entityQueryParams, entityQuerySchema, geoQuerySchema, type BBox, type EntityQuery, type GeoQuery } from './filters'
 export { entityGeometry, isGeometryLike, toFeature, toFeatureCollection, validateGeometry, type Feature, type FeatureCollection, type Geometry, type Position } from './geojson'
 export { encode, getJson, parseLinkHeader, queryString, requestHeaders, type CallOptions, type HttpConfig, type JsonResponse, type LinkValue } from './http'
-export { type BrokerAnswer, type BrokerTransport, MAX_ANSWER_BYTES, undiciTransport } from './transport'
+export { type BrokerAnswer, type BrokerTransport, MAX_ANSWER_BYTES, readBody, undiciTransport } from './transport'
 export { contextTermsFrom, shortName, type ContextTerms } from './iri'
 export {
   attributeKinds,
