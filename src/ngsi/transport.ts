@@ -1,6 +1,7 @@
-// How requests reach the broker: one GET, its body read whole as bytes (into reused buffers). undici's request() rather
-// than fetch(): a 50,000-entity layer is 22 MB of JSON in 50 pages, and fetch's web streams spent
-// about 170 ms of CPU per load reading them, request() about 100 (measured on the demo broker).
+// How requests reach the broker: one GET, its body read whole as bytes, into reused buffers.
+// undici's request() rather than fetch(): a 50,000-entity layer is 22 MB of JSON in 50 pages, and
+// fetch's web streams spent about 170 ms of CPU per load reading them, request() about 100
+// (measured on the demo broker).
 import { STATUS_CODES } from 'node:http'
 
 import { Agent, errors, request } from 'undici'
