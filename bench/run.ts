@@ -141,6 +141,8 @@ async function floorFetch(brokerUrl: string, pageSize: number): Promise<{ ms: nu
     pages += 1
     // A plain loop reads each page as text (as fetch's text() would), whatever the app does with the bytes.
     bytes += Buffer.byteLength(response.body.toString('utf8'))
+    // Its bytes go back to the transport for the next page, as the app's do.
+    response.release?.()
     offset += limit
   }
   return { ms: performance.now() - started, pages, entities: Math.min(total, settings.entities), bytes }
