@@ -13,7 +13,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 
 import pLimit from 'p-limit'
 
-import { type Encoding, MANIFEST_FILE, PRECOMPRESSED_DIR, type PrecompressedManifest } from '../src/http/precompressed'
+import { type Encoding, ENCODINGS, MANIFEST_FILE, PRECOMPRESSED_DIR, type PrecompressedManifest } from '../src/http/precompressed'
 import { BUNDLED_BASEMAP_HEADERS, bundledBasemapJson } from '../src/map/bundledBasemap'
 import { NATURAL_EARTH_URL } from '../src/map/style'
 import { MAPLIBRE_WORKER_FILE, MAPLIBRE_WORKER_HEADERS, MAPLIBRE_WORKER_PATH } from '../src/map/worker'
@@ -81,7 +81,7 @@ export async function precompressAssets(standaloneDir: string): Promise<{ assets
     sources.map((source) =>
       limit(async () => {
         const files: PrecompressedManifest[string]['files'] = {}
-        for (const encoding of ['br', 'gzip'] as const) {
+        for (const encoding of ENCODINGS) {
           const compressed = await compressors[encoding](source.bytes)
           // Not worth a second copy when it barely shrinks (already compressed formats).
           if (compressed.length > source.bytes.length * 0.9) continue

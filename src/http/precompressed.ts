@@ -7,6 +7,8 @@ import { pipeline } from 'node:stream'
 import Negotiator from 'negotiator'
 import { z } from 'zod'
 
+import { clientHasCurrent } from './conditional'
+
 /**
  * Static answers compressed once, by the build (scripts/precompress.ts), and sent as they are by the
  * server hook: Next would compress the same file again for every request on the server's one
@@ -49,15 +51,6 @@ function decodedPath(url: string | undefined): string {
 
 const etagOf = (hash: string, encoding: Encoding) => `"${hash}-${encoding}"`
 
-/** If-None-Match by weak comparison, as for any GET. */
-function clientHas(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false
-  return ifNoneMatch.split(',').some((tag) => {
-    const candidate = tag.trim().replace(/^W\//, '')
-    return candidate === '*' || candidate === etag
-  })
-}
-
 export type PrecompressedAssets = {
   /** Answers `request` when it asks for a precompressed asset in an encoding it accepts; false leaves it to Next. */
   answer(request: IncomingMessage, response: ServerResponse): boolean
@@ -99,7 +92,7 @@ export async function loadPrecompressedAssets(dir: string): Promise<Precompresse
       if (!encoding || !compressed) return false
       const etag = etagOf(entry.hash, encoding)
       const common = { ETag: etag, 'Cache-Control': entry.cacheControl, Vary: 'Accept-Encoding' }
-      if (clientHas(request.headers['if-none-match'], etag)) {
+      if (clientHasCurrent(request.headers['if-none-match'], etag)) {
         response.writeHead(304, common).end()
         return true
       }

@@ -7,6 +7,7 @@ import { createGunzip } from 'node:zlib'
 import { z } from 'zod'
 
 import { env } from '@/env'
+import { clientHasCurrent } from '@/http/conditional'
 import { HttpError } from '@/http/errors'
 import type { BufferReply } from '@/http/pagesRoute'
 import type { MapLayer } from '@/payload-types'
@@ -59,8 +60,7 @@ export function cachedAnswer(request: Request, layer: MapLayer, etag: string, st
     Vary: 'Accept-Encoding, Cookie, Authorization',
     'X-Data-State': state,
   }
-  const etags = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
-  return { headers, notModified: Boolean(etags?.includes(etag) || etags?.includes('*')) }
+  return { headers, notModified: clientHasCurrent(request.headers.get('if-none-match'), etag) }
 }
 
 /** Gzipped bytes as they are to a client that accepts gzip, else unpacked as they are sent (a 500,000-feature layer is 180 MB of JSON). */

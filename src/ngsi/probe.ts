@@ -55,12 +55,9 @@ async function tryEndpoint(config: ProbeConfig, path: string): Promise<Attempt> 
     // No point asking another path of a broker that cannot be reached.
     return { ok: false, error: timeout.aborted ? 'timeout' : networkReason(error), fatal: true }
   }
-  if (response.status < 200 || response.status >= 300) {
-    response.release?.()
-    return { ok: false, error: `HTTP ${response.status}`, fatal: false, notFound: response.status === 404 || response.status === 405 }
-  }
   let body: unknown
   try {
+    if (response.status < 200 || response.status >= 300) return { ok: false, error: `HTTP ${response.status}`, fatal: false, notFound: response.status === 404 || response.status === 405 }
     body = parseJsonBytes(response.body)
   } catch {
     return { ok: false, error: 'invalid response', fatal: false }
