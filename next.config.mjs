@@ -15,7 +15,12 @@ const nextConfig = {
     // By default Next loads every route's code at start: 80 MB of idle RSS (287 → 206 MB) for the
     // admin and pages a process may never serve. A route's first request loads it instead (~0.2–0.5 s).
     preloadEntriesOnStart: false,
+    // Pages rendered at run time stay in memory (a bounded LRU): written to .next they were never
+    // evicted, and every process started from the same build folder read the others' renders.
+    isrFlushToDisk: false,
   },
+  // The memory LRU above: rendered pages of all routes together (Next's default, stated).
+  cacheMaxMemorySize: 50 * 1024 * 1024,
   images: { localPatterns: [{ pathname: '/api/media/file/**' }] },
   // Read from disk by the worker route; the standalone output must ship it.
   outputFileTracingIncludes: { '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'] },

@@ -27,12 +27,31 @@ function tagsOf(entry, ctx) {
 }
 
 /**
- * Next's own cache (rendered pages in memory and in .next, one copy per replica), except that with
- * REDIS_URL set the revalidations are shared: revalidatePath/revalidateTag on one replica (an
- * editor's save) are recorded in Redis, and any replica's entry rendered before them is a miss, so
- * the next request renders the page afresh there. Without Redis (and in the build) it is unchanged.
+ * True for a rendered "not found": any address can ask for one, so keeping them would let anyone
+ * fill the cache with pages that say nothing.
+ * @param {unknown} value
+ */
+const isNotFound = (value) => {
+  const entry = /** @type {{ kind?: string; status?: number } | null} */ (value)
+  return (entry?.kind === 'APP_PAGE' || entry?.kind === 'APP_ROUTE' || entry?.kind === 'PAGES') && entry.status === 404
+}
+
+/**
+ * Next's own cache: the build's prerendered pages read from .next, pages rendered since kept in
+ * Next's memory LRU only (`isrFlushToDisk: false` in next.config.mjs, bounded by
+ * `cacheMaxMemorySize`), so nothing a request renders reaches the disk or another process started
+ * from the same build. Renders of unknown addresses (404) are not kept at all. With REDIS_URL set
+ * the revalidations are shared: revalidatePath/revalidateTag on one replica (an editor's save) are
+ * recorded in Redis, and any replica's entry rendered before them is a miss, so the next request
+ * renders the page afresh there.
  */
 export default class SharedRevalidationCache extends FileSystemCache {
+  /** @type {InstanceType<typeof FileSystemCache>['set']} */
+  async set(key, data, ctx) {
+    if (isNotFound(data)) return
+    await super.set(key, data, ctx)
+  }
+
   /** @type {InstanceType<typeof FileSystemCache>['get']} */
   async get(key, ctx) {
     const entry = await super.get(key, ctx)

@@ -1,5 +1,5 @@
 import { env } from '@/env'
-import { clientKey, rateLimitHeaders } from '@/rate-limit'
+import { clientKey, rateLimitHeaders, type RateLimitResult } from '@/rate-limit'
 import { rateLimiter } from '@/services'
 import { HttpError } from './errors'
 import { peerAddressOf } from './requestContext'
@@ -21,11 +21,18 @@ const limitersFor = (policy: LimitPolicy) => ({
 /** The caller's identity: its socket address, or with TRUST_PROXY=N the address N proxies reported. */
 export const callerOf = (headers: Headers) => clientKey(headers, { trustedProxyHops: env().TRUST_PROXY, remoteAddress: peerAddressOf(headers) })
 
-/** Spends one request of the caller's budget; over budget it throws a 429 with Retry-After. */
+/**
+ * Spends one request of the caller's budget, then, only if the caller's own limit admitted it, one
+ * of the overall budget: a client over its own limit spends nothing that others share, so one
+ * address cannot close the route for everyone. Over either budget it throws a 429 with Retry-After.
+ */
 export async function enforceRateLimit(request: Request, policy: LimitPolicy): Promise<Record<string, string>> {
   const { client, overall } = limitersFor(policy)
-  const [mine, all] = await Promise.all([client.consume(callerOf(request.headers)), overall.consume('all')])
-  const refused = !mine.allowed ? mine : !all.allowed ? all : undefined
-  if (refused) throw new HttpError(429, 'Too many requests; try again later', rateLimitHeaders(refused))
+  const mine = await client.consume(callerOf(request.headers))
+  if (!mine.allowed) throw tooMany(mine)
+  const all = await overall.consume('all')
+  if (!all.allowed) throw tooMany(all)
   return rateLimitHeaders(mine)
 }
+
+const tooMany = (refused: RateLimitResult) => new HttpError(429, 'Too many requests; try again later', rateLimitHeaders(refused))

@@ -11,15 +11,20 @@ export function previewPath({ collection, slug }: { collection: 'pages' | 'posts
   return `/next/preview?${params.toString()}`
 }
 
+// Browsers drop tabs and newlines and read `\` as `/`, so `/\t/evil.example` means `//evil.example`.
+const isPlainSitePath = (path: string) => path.startsWith('/') && !/[\\\u0000-\u001f\u007f]/.test(path) && !/^\/[/\s]/.test(path)
+
 /**
  * `raw` as a path of this site to redirect to, percent-encoded; undefined for anything a browser
  * could resolve elsewhere (`//host`, `/\host`, tabs or newlines that browsers strip, a scheme).
+ * The path is checked again once normalised: collapsing dot segments turns `/.//evil.example` into
+ * `//evil.example`, and that, not the raw value, is what the redirect sends.
  */
 export function sameSitePath(raw: string): string | undefined {
-  // Browsers drop tabs and newlines and read `\` as `/`, so `/\t/evil.example` means `//evil.example`.
-  if (!raw.startsWith('/') || /[\\\u0000-\u001f\u007f]/.test(raw) || /^\/[/\s]/.test(raw)) return undefined
+  if (!isPlainSitePath(raw)) return undefined
   const base = 'http://same.invalid'
   const url = new URL(raw, base)
   if (url.origin !== base) return undefined
-  return `${url.pathname}${url.search}${url.hash}`
+  const normalised = `${url.pathname}${url.search}${url.hash}`
+  return isPlainSitePath(normalised) ? normalised : undefined
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { type FakeGeocoding, startFakeGeocoding } from '../../demo/services/geocoding'
+import { type FakeWeather, startFakeWeather } from '../../demo/services/weather'
 
 import { accounts, createAccounts, login } from './accounts'
 import { expectRefusal } from './http'
@@ -10,17 +11,30 @@ import { type AppServer, startAppServer } from './servers'
  * Rate limits key on the client's address. These servers are their own (SQLite, in-memory limits),
  * so spending 127.0.0.1's budgets here leaves the shared servers' budgets alone.
  */
-type Setup = { server: AppServer; geocoding: FakeGeocoding; adminToken: string }
+type Setup = { server: AppServer; geocoding: FakeGeocoding; weather: FakeWeather; adminToken: string }
 
 async function startServer(env: Record<string, string>): Promise<Setup> {
   const geocoding = await startFakeGeocoding()
+  const weather = await startFakeWeather()
   const server = await startAppServer({
     databaseUri: `file:/tmp/citydash-sec-identity-${process.pid}-${Date.now()}.db`,
     brokerUrl: inject('securityBrokerUrl'),
-    env: { GEOCODING_API_URL: geocoding.url, GEOCODING_API_KEY: geocoding.apiKey, ...env },
+    env: {
+      GEOCODING_API_URL: geocoding.url,
+      GEOCODING_API_KEY: geocoding.apiKey,
+      WEATHER_API_URL: weather.url,
+      WEATHER_API_KEY: weather.apiKey,
+      ...env,
+    },
   })
   await createAccounts(server.baseUrl)
-  return { server, geocoding, adminToken: await login(server.baseUrl, accounts.admin) }
+  return { server, geocoding, weather, adminToken: await login(server.baseUrl, accounts.admin) }
+}
+
+async function stopServer(setup: Setup | undefined) {
+  setup?.server.stop()
+  await setup?.geocoding.close()
+  await setup?.weather.close()
 }
 
 const geocode = (setup: Setup, q: string, forwardedFor?: string) =>
@@ -60,10 +74,7 @@ describe('V13 API: forged client addresses do not reset rate limits (TRUST_PROXY
   beforeAll(async () => {
     setup = await startServer({})
   }, 180_000)
-  afterAll(async () => {
-    setup?.server.stop()
-    await setup?.geocoding.close()
-  })
+  afterAll(() => stopServer(setup))
 
   it('refuses geocoding past 30 a minute whatever X-Forwarded-For says, and the upstream sees no more than 30 calls', async () => {
     const statuses: number[] = []
@@ -110,10 +121,7 @@ describe('V13 API: TRUST_PROXY=1 keys clients by the address the proxy appended'
   beforeAll(async () => {
     setup = await startServer({ TRUST_PROXY: '1' })
   }, 180_000)
-  afterAll(async () => {
-    setup?.server.stop()
-    await setup?.geocoding.close()
-  })
+  afterAll(() => stopServer(setup))
 
   it('counts the rightmost X-Forwarded-For address, not what the client wrote left of it', async () => {
     const marker = `proxied${Date.now()}`
@@ -126,3 +134,51 @@ describe('V13 API: TRUST_PROXY=1 keys clients by the address the proxy appended'
     expect(await storedQuestions(setup, marker)).toBe(6)
   })
 })
+
+describe('V11 Business logic: one address flooding a limited route leaves everyone else their budget (TRUST_PROXY=1)', () => {
+  let setup: Setup
+  let layerId: string | number
+  beforeAll(async () => {
+    setup = await startServer({ TRUST_PROXY: '1' })
+    layerId = await publicLayer(setup)
+  }, 180_000)
+  afterAll(() => stopServer(setup))
+
+  /** Sends `count` requests as `client`, 20 at a time; every answer is read to its end. */
+  async function flood(count: number, send: (i: number) => Promise<Response>) {
+    const statuses: number[] = []
+    for (let start = 0; start < count; start += 20) {
+      const batch = Array.from({ length: Math.min(20, count - start) }, (_, k) => send(start + k))
+      for (const response of await Promise.all(batch)) {
+        statuses.push(response.status)
+        await response.arrayBuffer()
+      }
+    }
+    return statuses
+  }
+
+  // Each route with more requests than its overall budget (geocode 600, weather 1,200, downloads 200, questions 200).
+  const routes: { name: string; overall: number; send: (setup: Setup, i: number, client: string) => Promise<Response> }[] = [
+    { name: 'geocode', overall: 600, send: (s, i, client) => geocode(s, `flood ${i}`, client) },
+    {
+      name: 'weather',
+      overall: 1_200,
+      send: (s, i, client) => fetch(`${s.server.baseUrl}/api/weather?lat=43.46&lon=-3.8${i % 10}`, { headers: { 'x-forwarded-for': client } }),
+    },
+    {
+      name: 'layer downloads',
+      overall: 200,
+      send: (s, _i, client) => fetch(`${s.server.baseUrl}/api/layers/${layerId}/features?format=csv`, { headers: { 'x-forwarded-for': client } }),
+    },
+    { name: 'questions', overall: 200, send: (s, i, client) => ask(s, `Flooded question number ${i}?`, client) },
+  ]
+
+  it.each(routes)('$name: past the overall budget from one address, another address is still served', async ({ overall, send }) => {
+    const statuses = await flood(overall + 50, (i) => send(setup, i, '198.51.100.66'))
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(overall - 100)
+    const other = await send(setup, 1, '198.51.100.99')
+    expect(other.status, await other.clone().text()).not.toBe(429)
+    expect(other.status).toBeLessThan(300)
+  })
+})
+

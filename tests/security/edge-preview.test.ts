@@ -27,6 +27,14 @@ describe.each(servers())('V5 Validation: preview redirects stay on this site ($n
     'evil.example',
     '',
     '/%00',
+    // Dot segments that collapse into `//host` once the path is normalised.
+    '/.//evil.example',
+    '/./%5Cevil.example',
+    '/a/..//evil.example',
+    '/%2e//evil.example',
+    '/%2E%2E//evil.example',
+    '/x/.././/evil.example',
+    '/.///evil.example/path',
   ]
 
   it.each(hostile)('/next/preview?path=%s: 400 {error}, no redirect and no draft-mode cookie', async (path) => {

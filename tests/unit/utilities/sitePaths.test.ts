@@ -13,7 +13,9 @@ describe('sameSitePath', () => {
     expect(sameSitePath(input)).toBe(output)
   })
 
-  it.each(['', 'about', '//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', '\t//evil.example', '/ /evil.example', 'https://evil.example', 'javascript:alert(1)', '/a\u0000b'])(
+  it.each(['', 'about', '//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', '\t//evil.example', '/ /evil.example', 'https://evil.example', 'javascript:alert(1)', '/a\u0000b',
+    // Dot segments that collapse into a scheme-relative URL once normalised.
+    '/.//evil.example', '/./\\evil.example', '/a/..//evil.example', '/%2e//evil.example', '/%2E%2E//evil.example', '/x/.././/evil.example', '/.///evil.example/path?q#h'])(
     'refuses %j',
     (input) => {
       expect(sameSitePath(input)).toBeUndefined()

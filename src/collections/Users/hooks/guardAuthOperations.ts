@@ -6,7 +6,7 @@ import { callerOf } from '@/http/rateLimit'
 import { Refusal } from '@/utilities/refusal'
 
 import { passwordProblem } from '../password'
-import { isCrossSite, signInLimiters } from '../signInGuard'
+import { isCrossSite, signInLimiters, spendPasswordCheck } from '../signInGuard'
 
 /** One answer whatever the reason, so refusals never tell which accounts exist. */
 export const SIGN_UP_REFUSED = 'This account could not be created. If it is yours, sign in or reset its password.'
@@ -21,7 +21,8 @@ const emailOf = (data: unknown) => (typeof (data as { email?: unknown })?.email 
  * - browsers on other sites may not sign anyone in or up (login CSRF) — 403;
  * - failed sign-ins and anonymous sign-ups spend per-client budgets (signInGuard) — 429;
  * - a new password must pass `passwordProblem` — 400, for every caller, trusted server code included;
- * - an anonymous sign-up with a taken email gets the same answer as any other refused sign-up.
+ * - an anonymous sign-up with a taken email gets the same answer as any other refused sign-up;
+ * - a sign-in for an unknown account costs what a wrong password costs (spendPasswordCheck).
  */
 export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
   const fromOutside = req.payloadAPI !== 'local'
@@ -47,6 +48,9 @@ export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args,
       limiters.failuresPerClient.consume(client),
     ])
     if (!perAccount.allowed || !perClient.allowed) throw new Refusal(TOO_MANY_ATTEMPTS, 429)
+    const email = emailOf(data)
+    const { totalDocs } = await req.payload.count({ collection: 'users', where: { email: { equals: email } }, overrideAccess: true, req })
+    if (totalDocs === 0) await spendPasswordCheck(typeof password === 'string' ? password : '')
   }
 
   if (operation === 'create' && !userIsAdmin(req.user)) {

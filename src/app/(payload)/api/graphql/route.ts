@@ -1,8 +1,9 @@
-/* Generated shape from Payload's templates; keep in step with @payloadcms/next. Bodies are capped (withBodyLimit). */
+/* Generated shape from Payload's templates; keep in step with @payloadcms/next. Bodies are capped (withBodyLimit), documents measured before validation (withGraphqlDocumentLimits). */
 import config from '@payload-config'
 import { GRAPHQL_POST, REST_OPTIONS } from '@payloadcms/next/routes'
 
 import { withBodyLimit } from '@/http/payloadBodyLimit'
+import { withGraphqlDocumentLimits } from '@/http/graphqlLimits'
 
-export const POST = withBodyLimit(GRAPHQL_POST(config))
+export const POST = withBodyLimit(withGraphqlDocumentLimits(GRAPHQL_POST(config)))
 export const OPTIONS = REST_OPTIONS(config)

@@ -1,0 +1,137 @@
+import { GraphQLError, Kind, parse, type DefinitionNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql'
+
+/**
+ * What a GraphQL document may hold before graphql-js validates it. Validation is not linear in the
+ * document (the overlapping-fields rule compares every pair of fields with one response name, and
+ * fragments that spread each other recurse without end), so a document is measured first with a
+ * walk that is: tokens while parsing, then its fields as they would be executed (fragments
+ * expanded, each fragment measured once), nesting, aliases, directives, fragments and cycles.
+ * Payload's complexity rule bounds what execution may cost; these bound what validation may cost.
+ */
+export const GRAPHQL_DOCUMENT_LIMITS = {
+  /** Lexical tokens: a generous query of the admin or a script uses a few hundred. */
+  tokens: 5_000,
+  /** Fields selected, fragments expanded: what validation and execution actually walk. */
+  fields: 500,
+  /** Fields with one response name in one selection set (the overlapping-fields rule is quadratic in it). */
+  sameNameFields: 20,
+  /** Selection sets inside each other, fragments included. */
+  depth: 15,
+  aliases: 30,
+  directives: 50,
+  fragments: 30,
+  operations: 5,
+} as const
+
+export type GraphqlDocumentLimits = { [K in keyof typeof GRAPHQL_DOCUMENT_LIMITS]: number }
+
+/** A document over a limit or unparsable; the message is safe to show. */
+export class GraphqlDocumentRefused extends Error {
+  override name = 'GraphqlDocumentRefused'
+}
+
+type Measure = { fields: number; depth: number; aliases: number; directives: number }
+
+const none = (): Measure => ({ fields: 0, depth: 0, aliases: 0, directives: 0 })
+
+/**
+ * Throws GraphqlDocumentRefused unless `source` parses within the token limit and its operations,
+ * fragments expanded, stay within every limit. Runs in time linear in the document.
+ */
+export function checkGraphqlDocument(source: string, limits: GraphqlDocumentLimits = GRAPHQL_DOCUMENT_LIMITS): void {
+  let definitions: readonly DefinitionNode[]
+  try {
+    definitions = parse(source, { maxTokens: limits.tokens, noLocation: true }).definitions
+  } catch (error) {
+    if (error instanceof GraphQLError && /tokens/.test(error.message)) {
+      throw new GraphqlDocumentRefused(`The query has more than ${limits.tokens} tokens`)
+    }
+    throw new GraphqlDocumentRefused(`The query does not parse: ${error instanceof GraphQLError ? error.message : 'syntax error'}`)
+  }
+
+  const fragments = new Map<string, FragmentDefinitionNode>()
+  let operations = 0
+  for (const definition of definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      if (fragments.has(definition.name.value)) throw new GraphqlDocumentRefused(`Fragment ${definition.name.value} is defined twice`)
+      fragments.set(definition.name.value, definition)
+    } else if (definition.kind === Kind.OPERATION_DEFINITION) {
+      operations += 1
+    }
+  }
+  if (operations > limits.operations) throw new GraphqlDocumentRefused(`The document has more than ${limits.operations} operations`)
+  if (fragments.size > limits.fragments) throw new GraphqlDocumentRefused(`The document has more than ${limits.fragments} fragments`)
+
+  const measured = new Map<string, Measure>()
+  const inProgress = new Set<string>()
+  const over = (what: string, limit: number) => new GraphqlDocumentRefused(`The query selects more than ${limit} ${what}`)
+
+  // Totals are capped as they add up, so a fragment spread 2^k times never grows a number past a limit.
+  const add = (total: Measure, part: Measure) => {
+    total.fields += part.fields
+    total.aliases += part.aliases
+    total.directives += part.directives
+    if (total.fields > limits.fields) throw over('fields (fragments expanded)', limits.fields)
+    if (total.aliases > limits.aliases) throw over('aliases', limits.aliases)
+    if (total.directives > limits.directives) throw over('directives', limits.directives)
+  }
+
+  const fragmentMeasure = (name: string): Measure => {
+    const known = measured.get(name)
+    if (known) return known
+    const fragment = fragments.get(name)
+    // An unknown fragment is for validation to name; it adds nothing here.
+    if (!fragment) return none()
+    if (inProgress.has(name)) throw new GraphqlDocumentRefused(`Fragment ${name} spreads itself`)
+    inProgress.add(name)
+    const measure = selectionMeasure(fragment.selectionSet)
+    measure.directives += fragment.directives?.length ?? 0
+    inProgress.delete(name)
+    measured.set(name, measure)
+    return measure
+  }
+
+  function selectionMeasure(set: SelectionSetNode): Measure {
+    const total = none()
+    const sameName = new Map<string, number>()
+    let deepest = 0
+    for (const selection of set.selections) {
+      add(total, { fields: 0, depth: 0, aliases: 0, directives: selection.directives?.length ?? 0 })
+      let inner: Measure
+      if (selection.kind === Kind.FIELD) {
+        const responseName = selection.alias?.value ?? selection.name.value
+        const count = (sameName.get(responseName) ?? 0) + 1
+        if (count > limits.sameNameFields) throw over(`copies of "${responseName}" in one selection`, limits.sameNameFields)
+        sameName.set(responseName, count)
+        inner = selection.selectionSet ? selectionMeasure(selection.selectionSet) : none()
+        add(total, { fields: 1, depth: 0, aliases: selection.alias ? 1 : 0, directives: 0 })
+        deepest = Math.max(deepest, inner.depth)
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        inner = selectionMeasure(selection.selectionSet)
+        deepest = Math.max(deepest, inner.depth - 1)
+      } else {
+        inner = fragmentMeasure(selection.name.value)
+        deepest = Math.max(deepest, inner.depth - 1)
+      }
+      add(total, inner)
+    }
+    total.depth = deepest + 1
+    if (total.depth > limits.depth) throw over('levels of nesting', limits.depth)
+    return total
+  }
+
+  for (const definition of definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) selectionMeasure(definition.selectionSet)
+    else if (definition.kind === Kind.FRAGMENT_DEFINITION) fragmentMeasure(definition.name.value)
+  }
+}
+
+/** The `query` of a GraphQL-over-HTTP JSON body, if it has one; anything else is graphql-http's to refuse. */
+export function queryOfBody(body: string): string | undefined {
+  try {
+    const data = JSON.parse(body) as unknown
+    return data && typeof data === 'object' && typeof (data as { query?: unknown }).query === 'string' ? (data as { query: string }).query : undefined
+  } catch {
+    return undefined
+  }
+}

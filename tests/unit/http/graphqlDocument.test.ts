@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+
+import { GRAPHQL_DOCUMENT_LIMITS, GraphqlDocumentRefused, checkGraphqlDocument, queryOfBody } from '@/http/graphqlDocument'
+
+const refused = (query: string) => {
+  try {
+    checkGraphqlDocument(query)
+  } catch (error) {
+    expect(error).toBeInstanceOf(GraphqlDocumentRefused)
+    return (error as Error).message
+  }
+  throw new Error(`accepted: ${query.slice(0, 80)}`)
+}
+
+const repeat = (text: string, times: number, separator = ' ') => Array.from({ length: times }, () => text).join(separator)
+
+describe('checkGraphqlDocument', () => {
+  it('accepts the queries the admin and scripts send', () => {
+    expect(() =>
+      checkGraphqlDocument(`query Pages($where: Page_where) {
+        Pages(where: $where, limit: 10) { docs { id title slug layout { ... on MapView { blockType layers { id name } } } } totalDocs }
+        Posts { docs { ...PostFields } }
+      }
+      fragment PostFields on Post { id title categories { id title } }`),
+    ).not.toThrow()
+    expect(() => checkGraphqlDocument('mutation { loginUser(email: "a@b.c", password: "x") { token user { id email } } }')).not.toThrow()
+  })
+
+  it('refuses one field repeated past the same-name limit (quadratic validation)', () => {
+    expect(refused(`{ Users { docs { ${repeat('id', GRAPHQL_DOCUMENT_LIMITS.sameNameFields + 1)} } } }`)).toMatch(/copies of "id"/)
+    expect(() => checkGraphqlDocument(`{ Users { docs { ${repeat('id', GRAPHQL_DOCUMENT_LIMITS.sameNameFields)} } } }`)).not.toThrow()
+  })
+
+  it('refuses 30,000 repeats by the token count before building a tree', () => {
+    expect(refused(`{ ${repeat('id', 30_000)} }`)).toMatch(/more than 5000 tokens/)
+  })
+
+  it('counts fields with fragments expanded, however they fan out', () => {
+    // Each fragment spreads the next twice: 2^20 fields from a short document.
+    const chain = Array.from({ length: 20 }, (_, i) => `fragment F${i} on User { ...F${i + 1} ...F${i + 1} }`).join('\n')
+    expect(refused(`{ Users { docs { ...F0 } } }\n${chain}\nfragment F20 on User { id }`)).toMatch(/fields/)
+  })
+
+  it('refuses fragments that spread each other, directly or in a circle, without a stack overflow', () => {
+    expect(refused('{ Users { docs { ...A } } } fragment A on User { id ...A }')).toMatch(/spreads itself/)
+    expect(refused('{ Users { docs { ...A } } } fragment A on User { ...B } fragment B on User { ...C } fragment C on User { ...A }')).toMatch(
+      /spreads itself/,
+    )
+    // A cycle no operation uses is refused too: validation would still walk it.
+    expect(refused('{ Users { docs { id } } } fragment A on User { ...B } fragment B on User { ...A }')).toMatch(/spreads itself/)
+  })
+
+  it('refuses deep nesting, also through inline fragments and spreads', () => {
+    const deep = (levels: number) => `${repeat('{ a', levels)} ${repeat('}', levels)}`
+    expect(refused(deep(GRAPHQL_DOCUMENT_LIMITS.depth + 1))).toMatch(/nesting/)
+    expect(() => checkGraphqlDocument(deep(GRAPHQL_DOCUMENT_LIMITS.depth))).not.toThrow()
+    const viaFragments = Array.from({ length: 20 }, (_, i) => `fragment F${i} on T { a { ...F${i + 1} } }`).join('\n')
+    expect(refused(`{ ...F0 }\n${viaFragments}\nfragment F20 on T { id }`)).toMatch(/nesting/)
+  })
+
+  it('refuses too many aliases, directives, fragments and operations', () => {
+    expect(refused(`{ ${Array.from({ length: 31 }, (_, i) => `a${i}: Users { totalDocs }`).join(' ')} }`)).toMatch(/aliases/)
+    expect(refused(`{ id ${repeat('@include(if: true)', 51)} }`)).toMatch(/directives/)
+    expect(refused(`{ id } ${Array.from({ length: 31 }, (_, i) => `fragment F${i} on T { id }`).join(' ')}`)).toMatch(/fragments/)
+    expect(refused(Array.from({ length: 6 }, (_, i) => `query Q${i} { id }`).join(' '))).toMatch(/operations/)
+  })
+
+  it('refuses a document that does not parse, and one fragment defined twice', () => {
+    expect(refused('{ Users { ')).toMatch(/does not parse/)
+    expect(refused('{ ...A } fragment A on T { id } fragment A on T { id }')).toMatch(/defined twice/)
+  })
+})
+
+describe('queryOfBody', () => {
+  it('reads the query of a JSON body and nothing else', () => {
+    expect(queryOfBody('{"query":"{ id }"}')).toBe('{ id }')
+    expect(queryOfBody('{"query":42}')).toBeUndefined()
+    expect(queryOfBody('not json')).toBeUndefined()
+    expect(queryOfBody('[{"query":"{ id }"}]')).toBeUndefined()
+  })
+})
