@@ -55,6 +55,7 @@ export const envSchema = z
     // Request bodies are refused (413) past these sizes while they stream in.
     MAX_JSON_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
     MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
 
     NGSI_LD_BROKER_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:1026'),
     NGSI_LD_TENANT: optionalString.pipe(tenantSchema.optional()),

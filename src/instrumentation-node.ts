@@ -22,7 +22,11 @@ export async function startNodeServer() {
   const settings = checkEnvironment()
   const warning = exposureWarning(settings)
   if (warning) console.warn(`⚠ ${warning}`)
-  await installServerHooks({ https: settings.PUBLIC_SERVER_URL.startsWith('https:'), trustedProxyHops: settings.TRUST_PROXY })
+  await installServerHooks({
+    https: settings.PUBLIC_SERVER_URL.startsWith('https:'),
+    trustedProxyHops: settings.TRUST_PROXY,
+    requestTimeoutSeconds: settings.REQUEST_TIMEOUT_SECONDS,
+  })
   const tags = revalidatedTags()
   if (tags) shareRevalidatedTags(tags)
 }

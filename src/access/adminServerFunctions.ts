@@ -1,7 +1,10 @@
-import { Forbidden, ValidationError, canAccessAdmin, docAccessOperation, docAccessOperationGlobal, type PayloadRequest, type ServerFunction } from 'payload'
+import { canAccessAdmin, docAccessOperation, docAccessOperationGlobal, type PayloadRequest, type ServerFunction } from 'payload'
 import { hasScheduledPublishEnabled } from 'payload/shared'
 import { schedulePublishHandler } from '@payloadcms/ui/utilities/schedulePublishHandler'
 import { z } from 'zod'
+
+// Answered, not thrown: a thrown error is a 500 to the caller, and upstream's own failures answer `{error}` too.
+const NOT_ALLOWED = 'You may not schedule the publication of this document'
 
 /** Upcoming publications one document may have at once: a queue no account can fill. */
 export const MAX_SCHEDULED_PER_DOCUMENT = 10
@@ -53,23 +56,27 @@ async function scheduledJobs(req: PayloadRequest, target: ScheduleTarget, id?: s
  */
 export const schedulePublishWithAccess: ServerFunction = async (serverArgs) => {
   const req = serverArgs.req as PayloadRequest
-  await canAccessAdmin({ req })
+  const mayOpenAdmin = await canAccessAdmin({ req }).then(
+    () => true,
+    () => false,
+  )
+  if (!mayOpenAdmin) return { error: NOT_ALLOWED }
   const parsed = scheduleArgs.safeParse(serverArgs)
-  if (!parsed.success) throw new ValidationError({ errors: parsed.error.issues.map((issue) => ({ message: issue.message, path: issue.path.join('.') })) }, req.t)
+  if (!parsed.success) return { error: `Cannot schedule this: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}` }
   const { doc, global, deleteID } = parsed.data
   const collections: Record<string, { config: CollectionConfigOf } | undefined> = req.payload.collections
   const collectionConfig = doc && !global ? collections[doc.relationTo]?.config : undefined
   const globalConfig = global && !doc ? req.payload.config.globals.find(({ slug }) => slug === global) : undefined
   const entity = collectionConfig ?? globalConfig
-  if (!entity || !hasScheduledPublishEnabled(entity)) throw new Forbidden(req.t)
+  if (!entity || !hasScheduledPublishEnabled(entity)) return { error: NOT_ALLOWED }
 
   const permissions = collectionConfig
     ? await docAccessOperation({ id: doc!.value, collection: { config: collectionConfig } as never, data: { _status: 'published' }, req })
     : await docAccessOperationGlobal({ globalConfig: globalConfig!, data: { _status: 'published' }, req })
-  if (!permissions.update) throw new Forbidden(req.t)
+  if (!permissions.update) return { error: NOT_ALLOWED }
 
   const target = { doc, global }
-  if (deleteID !== undefined && (await scheduledJobs(req, target, deleteID)).length === 0) throw new Forbidden(req.t)
+  if (deleteID !== undefined && (await scheduledJobs(req, target, deleteID)).length === 0) return { error: NOT_ALLOWED }
   if (deleteID === undefined && (await scheduledJobs(req, target)).length >= MAX_SCHEDULED_PER_DOCUMENT) {
     return { error: `This document already has ${MAX_SCHEDULED_PER_DOCUMENT} scheduled publications` }
   }

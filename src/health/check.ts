@@ -11,6 +11,13 @@ export type HealthReport = {
   version: string
 }
 
+/** The report without the app's and the broker's versions: what anonymous callers get. */
+export function withoutVersions(report: HealthReport): Omit<HealthReport, 'version'> {
+  const { version: _version, checks, ...rest } = report
+  const { version: _brokerVersion, ...broker } = checks.broker
+  return { ...rest, checks: { database: checks.database, broker } }
+}
+
 export type HealthDependencies = {
   checkDatabase: () => Promise<void>
   probeBroker: () => Promise<ProbeResult>

@@ -42,6 +42,25 @@ export function isInternalHost(hostname: string): boolean {
   return !host.includes('.') || INTERNAL_NAMES.test(host)
 }
 
+// RFC 3986's characters (unreserved, reserved, percent-encodings) and its Appendix B split.
+const RFC3986_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/
+const RFC3986_PARTS = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?/
+
+/**
+ * Whether an RFC 3986 parser (libcurl, the broker's HTTP client) reads the same host and port as
+ * the WHATWG parser this check uses. They differ on characters RFC 3986 does not allow:
+ * `http://example.org\@127.0.0.1/` is example.org to WHATWG (`\` is `/`) but 127.0.0.1 to libcurl
+ * (everything before `@` is a user name), so such a URL would pass the host check and reach another host.
+ */
+function parsersAgree(value: string, url: URL): boolean {
+  if (!RFC3986_CHARACTERS.test(value)) return false
+  const authority = RFC3986_PARTS.exec(value)?.[2]
+  if (authority === undefined || authority.includes('@')) return false
+  const [, host = '', port = ''] = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(authority) ?? []
+  const defaultPort = url.protocol === 'https:' ? '443' : '80'
+  return host.toLowerCase() === url.hostname && (port === '' || port === defaultPort ? '' : String(Number(port))) === url.port
+}
+
 /**
  * Why an editor-entered URL that the server fetches or forwards is refused, or undefined.
  * `allowInternal` is the operator's ALLOW_PRIVATE_OUTBOUND_HOSTS.
@@ -55,6 +74,7 @@ export function outboundUrlProblem(value: string, allowInternal: boolean): strin
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Only http and https URLs'
   if (url.username || url.password) return 'URLs may not carry a user name or password'
+  if (!parsersAgree(value, url)) return 'Write the URL with RFC 3986 characters only (no backslash, space or user name), the host in ASCII'
   if (!allowInternal && isInternalHost(url.hostname)) return 'Loopback, private and link-local hosts are not allowed'
   return undefined
 }

@@ -27,18 +27,35 @@ export const REFUSAL_LOGGING_LEVELS = {
 type LogCall = (...args: unknown[]) => void
 
 /**
+ * The refusal an error stands for, if it is one: a refusal named above, or a GraphQL error that
+ * wraps a client error (Payload's GraphQL handler logs every error of a GraphQL answer at error
+ * level, whatever it wraps: a 403, a 429, a wrong password) or wraps nothing (the document failed
+ * to parse or validate, the complexity cap included).
+ */
+function refusalOf(err: Error): Error | undefined {
+  if (Object.hasOwn(REFUSAL_LOGGING_LEVELS, err.name)) return err
+  if (err.name !== 'GraphQLError') return undefined
+  const original = (err as { originalError?: unknown }).originalError
+  if (!(original instanceof Error)) return err
+  const status = (original as { status?: unknown }).status
+  return Object.hasOwn(REFUSAL_LOGGING_LEVELS, original.name) || (typeof status === 'number' && status >= 400 && status < 500) ? original : undefined
+}
+
+/**
  * A logger hook (pino's `logMethod`) for the places that log a caught error themselves instead of
  * going through `loggingLevels`: Payload's admin server functions log whatever they catch at error
  * level with its stack, so an anonymous visitor of the sign-up screen (its form state refused with
- * UnauthorizedError) wrote a stack trace per visit. A refusal named above is logged at info, message only.
+ * UnauthorizedError) wrote a stack trace per visit, and its GraphQL handler does the same for every
+ * refused query. A refusal (refusalOf) is logged at info, message only.
  */
 export function quietRefusals(this: { info: LogCall }, args: unknown[], method: LogCall, level: number): void {
   const [first, ...rest] = args
   const err = first && typeof first === 'object' ? (first as { err?: unknown }).err : undefined
-  if (level >= 50 && err instanceof Error && Object.hasOwn(REFUSAL_LOGGING_LEVELS, err.name)) {
+  const refusal = level >= 50 && err instanceof Error ? refusalOf(err) : undefined
+  if (refusal) {
     const { err: _err, msg, ...fields } = first as { err: Error; msg?: unknown }
     const text = typeof rest[0] === 'string' ? rest[0] : typeof msg === 'string' ? msg : undefined
-    this.info({ ...fields, refusal: err.name }, `${text ? `${text}: ` : ''}${err.message}`)
+    this.info({ ...fields, refusal: refusal.name }, `${text ? `${text}: ` : ''}${refusal.message}`)
     return
   }
   method.apply(this, args)

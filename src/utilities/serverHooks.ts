@@ -7,7 +7,24 @@ import { loadPrecompressedAssets, PRECOMPRESSED_DIR } from '@/http/precompressed
 import { PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, runWithRequestContext } from '@/http/requestContext'
 import { contentSecurityPolicy } from '@/utilities/contentSecurity'
 
-export type ServerHookSettings = { https: boolean; trustedProxyHops: number }
+export type ServerHookSettings = { https: boolean; trustedProxyHops: number; requestTimeoutSeconds: number }
+
+// Node's defaults (headers 60 s, whole request 300 s) let a client that trickles a body hold a connection for minutes.
+const HEADERS_TIMEOUT_MS = 20_000
+
+/** The deadlines a request must arrive within; set on a server's first connection after the hook is installed (after Next listens). */
+function limitRequestTime(server: Server, settings: ServerHookSettings) {
+  if (server.requestTimeout === settings.requestTimeoutSeconds * 1000) return
+  server.requestTimeout = settings.requestTimeoutSeconds * 1000
+  server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, server.requestTimeout)
+}
+
+/**
+ * A request target in absolute form (`GET http://evil.example/ HTTP/1.1`) is what clients send to
+ * proxies, never to an origin server; Next answered it with a permanent redirect to the named host.
+ * `OPTIONS *` is the one other form a server must take.
+ */
+const isOriginForm = (target: string | undefined) => target === undefined || target.startsWith('/') || target === '*'
 
 // A request id a trusted proxy may pass on: short, printable, no separators that could forge log fields.
 const FORWARDABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
@@ -32,6 +49,7 @@ let installed = false
  * - gives the request an id (a client's is accepted only from a trusted proxy), answered in
  *   X-Request-Id and carried by every log line written while it is handled;
  * - adds the security headers, the Content-Security-Policy and, when the public URL is https, HSTS;
+ * - refuses absolute-form request targets, and bounds how long a request may take to arrive;
  * - answers a static file the build compressed (src/http/precompressed.ts) and a loaded direct
  *   route (src/http/directRoutes.ts) itself, without Next's router.
  */
@@ -42,7 +60,10 @@ export async function installServerHooks(settings: ServerHookSettings) {
   const http = await import('node:http')
   const emit = http.Server.prototype.emit
   http.Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
-    if (event !== 'request') return Reflect.apply(emit, this, [event, ...args]) as boolean
+    if (event !== 'request') {
+      if (event === 'connection') limitRequestTime(this, settings)
+      return Reflect.apply(emit, this, [event, ...args]) as boolean
+    }
     const [request, response] = args as [IncomingMessage, ServerResponse]
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? ''
     const offered = request.headers[REQUEST_ID_HEADER]
@@ -53,6 +74,11 @@ export async function installServerHooks(settings: ServerHookSettings) {
     response.setHeader('Content-Security-Policy', contentSecurityPolicy({ path, https: settings.https }))
     if (settings.https) response.setHeader('Strict-Transport-Security', HSTS)
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
+    if (!isOriginForm(request.url)) {
+      response.writeHead(400, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close' })
+      response.end(JSON.stringify({ error: 'The request target must be a path (origin form)', requestId }))
+      return true
+    }
     if (precompressed?.answer(request, response)) return true
     const direct = directRouteFor(request.method, request.url)
     if (!direct) return runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]) as boolean)

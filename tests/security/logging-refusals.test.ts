@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream'
 
-import { UnauthorizedError } from 'payload'
+import { GraphQLError } from 'graphql'
+import { Forbidden, UnauthorizedError } from 'payload'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 
-import { quietRefusals } from '@/utilities/refusal'
+import { Refusal, quietRefusals } from '@/utilities/refusal'
 
 /** A pino logger with the project's hook, and the lines it wrote. */
 function logger() {
@@ -35,3 +36,28 @@ describe('V7 Logging: a refusal that Payload logs by hand (admin server function
     expect(lines[1]).toMatchObject({ level: 40, msg: 'disk almost full' })
   })
 })
+
+describe('V7 Logging: GraphQL refusals stay at info without a stack, as REST ones do', () => {
+  // What Payload's GraphQL handler does with every error of an answer: logger.error({ err }).
+  const wrapped = (original?: Error) => new GraphQLError(original?.message ?? 'Cannot query field "nope" on type "Query".', { originalError: original })
+
+  it.each([
+    ['a 403', wrapped(new Forbidden())],
+    ['a 429 of the sign-in guard', wrapped(new Refusal('Too many attempts; try again later', 429))],
+    ['a 401', wrapped(new UnauthorizedError())],
+    ['a validation error (no original error)', wrapped()],
+  ])('logs %s at info, message only', (_name, err) => {
+    const { log, lines } = logger()
+    log.error({ err })
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatchObject({ level: 30, msg: err.message })
+    expect(JSON.stringify(lines[0])).not.toMatch(/stack|at \w+ \(/)
+  })
+
+  it('keeps a fault inside a GraphQL answer at error level with its stack', () => {
+    const { log, lines } = logger()
+    log.error({ err: wrapped(new TypeError('resolver broke')) })
+    expect(lines[0]).toMatchObject({ level: 50, err: { stack: expect.stringContaining('resolver broke') } })
+  })
+})
+

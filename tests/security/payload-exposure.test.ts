@@ -125,6 +125,12 @@ describe.each(servers())('V12 Files and resources: editors cannot point the serv
     'http://[::ffff:169.254.169.254]/x',
     'http://localhost/ctx.jsonld',
     'http://metadata/ctx.jsonld',
+    // Read as example.org by WHATWG, as 127.0.0.1 by RFC 3986 parsers such as libcurl.
+    'http://example.org\\@127.0.0.1/ctx.jsonld',
+    'http://example.org:80\\@127.0.0.1:6379/ctx.jsonld',
+    'https://example.org\\@169.254.169.254/latest/meta-data/',
+    'http://example.org%5C@127.0.0.1/ctx.jsonld',
+    'http://example.org /@127.0.0.1/ctx.jsonld',
   ])('refuses the @context URL %s and stores nothing', async (contextUrl) => {
     const name = unique('Internal')
     const response = await call(server, 'editor', 'POST', '/api/map-layers', { name, entityType: 'AirQualityObserved', attributes: ['no2'], source: { contextUrl } })

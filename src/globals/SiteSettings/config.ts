@@ -3,6 +3,7 @@ import type { GlobalConfig } from 'payload'
 import { anyone, isAdmin, userIsStaff } from '@/access'
 import { parseModelList } from '@/ai/gateway/models'
 import { taskNames } from '@/ai/tasks/names'
+import { DEFAULT_DAILY_AI_BUDGET } from '@/utilities/aiBudget'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { BASEMAP_TIMEOUT_MS, validateBasemapUrl } from '@/map/style'
 import { purgeAllPages } from '@/utilities/revalidate'
@@ -93,6 +94,21 @@ export const SiteSettings: GlobalConfig = {
       admin: { description: 'Which tasks the AI helper may draft (it also needs ENABLE_AI=true on the server), and with which models.' },
       fields: [
         ...taskNames.map((task) => ({ name: task, type: 'checkbox' as const, defaultValue: true })),
+        {
+          name: 'dailyBudget',
+          type: 'number',
+          label: 'Generations per day',
+          min: 0,
+          max: 100_000,
+          defaultValue: DEFAULT_DAILY_AI_BUDGET,
+          // The spending limit is the staff's business, like the model chain.
+          access: { read: ({ req }) => userIsStaff(req.user) },
+          admin: {
+            step: 1,
+            description:
+              'Drafts the AI helper may generate per day (UTC) for the whole site, all accounts and the question-answer job together; past it staff write by hand until midnight UTC. 0 stops generation.',
+          },
+        },
         {
           name: 'fallbackModels',
           type: 'text',

@@ -7,6 +7,7 @@ import * as migration_20261123_190142_security_names_first_admin from './2026112
 import * as migration_20261123_191859_map_basemaps_weather from './20261123_191859_map_basemaps_weather';
 import * as migration_20261123_201311_drop_login_lockout from './20261123_201311_drop_login_lockout';
 import * as migration_20261123_222602_chart_block from './20261123_222602_chart_block';
+import * as migration_20261125_160549_ai_daily_budget from './20261125_160549_ai_daily_budget';
 
 export const migrations = [
   {
@@ -52,6 +53,11 @@ export const migrations = [
   {
     up: migration_20261123_222602_chart_block.up,
     down: migration_20261123_222602_chart_block.down,
-    name: '20261123_222602_chart_block'
+    name: '20261123_222602_chart_block',
+  },
+  {
+    up: migration_20261125_160549_ai_daily_budget.up,
+    down: migration_20261125_160549_ai_daily_budget.down,
+    name: '20261125_160549_ai_daily_budget'
   },
 ];

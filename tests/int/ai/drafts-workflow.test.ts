@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import type { AiDraft, Post } from '@/payload-types'
 import { richText } from '@/seed/richText'
+import { DEFAULT_DAILY_AI_BUDGET, spendDailyAiBudget } from '@/utilities/aiBudget'
 
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
 import { type Role, signedInRoles } from '../helpers/users'
@@ -173,6 +174,51 @@ describe('Site settings', () => {
     } finally {
       await payload.updateGlobal({ slug: 'site-settings', data: { ai: { documentation: true } } })
     }
+  })
+
+  it('refuses generation with a clear 429 and no gateway call once the daily budget is spent', async () => {
+    await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 0 } } })
+    try {
+      for (const role of ['editor', 'admin'] as const) {
+        const response = await generate({ task: 'documentation', input: { topic: 'Map layers' } }, role)
+        expect(response.status).toBe(429)
+        expect(await errorOf(response)).toMatch(/0 generations per day/)
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
+      }
+      expect(gateway.requests).toHaveLength(0)
+    } finally {
+      await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: DEFAULT_DAILY_AI_BUDGET } } })
+    }
+    gateway.script(reply.success('A documentation draft.'))
+    expect((await generate({ task: 'documentation', input: { topic: 'Map layers' } })).status).toBe(201)
+  })
+
+  it('counts one budget per UTC day for the whole site, keeps the count when an admin changes the budget, and refused calls spend nothing', async () => {
+    // A day no other case has spent in.
+    const day = new Date(Date.UTC(2031, 0, 15, 23, 0, 0))
+    await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 3 } } })
+    try {
+      const decisions = []
+      for (let call = 0; call < 5; call++) decisions.push((await spendDailyAiBudget(payload, day)).allowed)
+      expect(decisions).toEqual([true, true, true, false, false])
+      const refused = await spendDailyAiBudget(payload, day)
+      expect(refused).toMatchObject({ allowed: false, budget: 3, retryAfterSeconds: 3600, message: expect.stringMatching(/budget for today \(3 generations\)/) })
+      // Raised mid-day: the three spent still count, so one more fits.
+      await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 4 } } })
+      expect((await spendDailyAiBudget(payload, day)).allowed).toBe(true)
+      expect((await spendDailyAiBudget(payload, day)).allowed).toBe(false)
+      // The next day starts afresh.
+      expect((await spendDailyAiBudget(payload, new Date(Date.UTC(2031, 0, 16, 0, 0, 1)))).allowed).toBe(true)
+    } finally {
+      await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: DEFAULT_DAILY_AI_BUDGET } } })
+    }
+  })
+
+  it('shows the budget to staff only', async () => {
+    const anonymous = await callJson(baseUrl, 'GET', '/api/globals/site-settings', undefined, as('anonymous'))
+    expect(JSON.stringify(await anonymous.json())).not.toMatch(/dailyBudget/)
+    const editor = await callJson(baseUrl, 'GET', '/api/globals/site-settings', undefined, as('editor'))
+    expect(((await editor.json()) as { ai: { dailyBudget: number } }).ai.dailyBudget).toBe(DEFAULT_DAILY_AI_BUDGET)
   })
 })
 

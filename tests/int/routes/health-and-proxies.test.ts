@@ -5,6 +5,7 @@ import { startFakeGeocoding, type FakeGeocoding } from '../../../demo/services/g
 import { startFakeWeather, type FakeWeather } from '../../../demo/services/weather'
 import { startHttpServer } from '../helpers/http'
 import { startPayload } from '../helpers/payload'
+import { authHeaders, signedInRoles } from '../helpers/users'
 
 const WEATHER_KEY = 'weather-secret-key-123'
 const GEOCODING_KEY = 'geocoding-secret-key-456'
@@ -14,6 +15,7 @@ let weather: FakeWeather
 let geocoding: FakeGeocoding
 let baseUrl: string
 let closeServer: () => Promise<void>
+let viewerToken: string
 
 beforeAll(async () => {
   broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
@@ -38,6 +40,7 @@ beforeAll(async () => {
   const server = await startHttpServer(started.config, routes)
   baseUrl = server.url
   closeServer = server.close
+  viewerToken = (await signedInRoles(started.payload, baseUrl, `health-${Date.now()}`)).tokens.viewer
 })
 
 afterAll(async () => {
@@ -49,13 +52,22 @@ afterAll(async () => {
 const fromClient = (ip: string) => ({ 'x-forwarded-for': ip })
 
 describe('GET /api/health', () => {
-  it('reports database and broker up, map unconfigured, with the broker version', async () => {
+  it('reports database and broker up, map unconfigured, with the app and broker versions to a member', async () => {
+    const response = await fetch(`${baseUrl}/api/health`, { headers: authHeaders(viewerToken) })
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(body).toMatchObject({ status: 'ok', database: true, broker: true, map: false, version: expect.any(String) })
+    expect(body.checks.broker).toMatchObject({ ok: true, latencyMs: expect.any(Number), version: expect.any(String) })
+    expect(response.headers.get('cache-control')).toBe('no-store')
+  })
+
+  it('tells an anonymous caller the same states without any version', async () => {
     const response = await fetch(`${baseUrl}/api/health`)
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body).toMatchObject({ status: 'ok', database: true, broker: true, map: false })
-    expect(body.checks.broker).toMatchObject({ ok: true, latencyMs: expect.any(Number), version: expect.any(String) })
-    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(body).not.toHaveProperty('version')
+    expect(body.checks.broker).not.toHaveProperty('version')
   })
 
   it('says broker: false (still 200) once the broker is gone and the cached result has expired', async () => {

@@ -1,5 +1,6 @@
 import { env } from '@/env'
-import { createHealthCheck } from '@/health/check'
+import { userIsMember } from '@/access'
+import { createHealthCheck, withoutVersions } from '@/health/check'
 import { brokerClient } from '@/services'
 import { withErrorHandling } from '@/http/errors'
 import { payloadClient } from '@/utilities/queries'
@@ -17,10 +18,15 @@ const checkHealth = createHealthCheck({
   version: APP_VERSION,
 })
 
-/** Public by design (load balancers and uptime checks call it); it reveals no hosts or errors in detail. */
-export const GET = withErrorHandling(async () => {
+/**
+ * Public by design (load balancers and uptime checks call it); it reveals no hosts or errors in
+ * detail, and the app's and the broker's versions (what an attacker would match against advisories)
+ * only to signed-in members.
+ */
+export const GET = withErrorHandling(async (request: Request) => {
   const report = await checkHealth()
-  return Response.json(report, {
+  const { user } = await (await payloadClient()).auth({ headers: request.headers })
+  return Response.json(userIsMember(user) ? report : withoutVersions(report), {
     status: report.database ? 200 : 503,
     headers: { 'Cache-Control': 'no-store' },
   })

@@ -4,6 +4,7 @@ import { runAiTask } from '@/ai'
 import { saveAiDraft } from '@/collections/AiDrafts/saveDraft'
 import type { SiteSetting } from '@/payload-types'
 import { aiSettingsFor } from '@/utilities/ai'
+import { spendDailyAiBudget } from '@/utilities/aiBudget'
 import { summariseCityData } from '@/layers/citySummary'
 
 export const DRAFT_ANSWER_TASK = 'draftCitizenAnswer'
@@ -46,6 +47,9 @@ export const draftCitizenAnswerTask: TaskConfig<DraftAnswerIO> = {
 
     const settings = await aiSettingsFor(payload, 'citizen-answer')
     if (!settings.enabled) return { output: { outcome: 'AI is off: answer by hand' } }
+    const budget = await spendDailyAiBudget(payload)
+    // No retry: the budget renews at midnight, long after the retries would have given up.
+    if (!budget.allowed) return { output: { outcome: `${budget.message} (answer by hand)` } }
     const siteSettings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
     const city = siteSettings.cities?.find((candidate) => candidate.tenant === question.city) ?? siteSettings.cities?.[0]
     const taskInput = {

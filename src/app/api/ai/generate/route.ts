@@ -10,6 +10,7 @@ import type { User } from '@/payload-types'
 import { rateLimitHeaders } from '@/rate-limit'
 import { rateLimiter } from '@/services'
 import { aiSettingsFor } from '@/utilities/ai'
+import { spendDailyAiBudget } from '@/utilities/aiBudget'
 import { HttpError, withErrorHandling } from '@/http/errors'
 import { payloadClient } from '@/utilities/queries'
 import { readJsonBody } from '@/http/body'
@@ -52,7 +53,7 @@ async function inputFor(payload: Payload, user: User, task: AiTaskName, input: R
 /**
  * POST /api/ai/generate {task, input, target?} (editors and admins) → 201 {mode: "ai", draft}
  * with the draft pending review, or 200 {mode: "manual", content: "", message} when AI is off or
- * the gateway failed. Never writes to the target: that takes an approval and an apply.
+ * the gateway failed; 429 {error} when the site's daily AI budget is spent. Never writes to the target: that takes an approval and an apply.
  */
 export const POST = withErrorHandling(async (request: Request) => {
   const payload = await payloadClient()
@@ -64,7 +65,12 @@ export const POST = withErrorHandling(async (request: Request) => {
 
   const { task, input, target } = bodySchema.parse(await readJsonBody(request))
   const taskInput = await inputFor(payload, user, task, input, target)
-  const result = await runAiTask(await aiSettingsFor(payload, task), task, taskInput, { signal: request.signal }).catch((error: unknown) => {
+  const settings = await aiSettingsFor(payload, task)
+  if (settings.enabled) {
+    const budget = await spendDailyAiBudget(payload)
+    if (!budget.allowed) throw new HttpError(429, budget.message, { 'Retry-After': String(budget.retryAfterSeconds) })
+  }
+  const result = await runAiTask(settings, task, taskInput, { signal: request.signal }).catch((error: unknown) => {
     if (error instanceof TaskInputError) throw new HttpError(400, error.message)
     throw error
   })
