@@ -60,10 +60,15 @@ const documents: Record<string, string> = {
   'a string argument to the body cap': body(`{ Users(where: { email: { equals: "${'x'.repeat(BODY_CAP - 200)}" } }) { totalDocs } }`),
   // Written by hand: JSON.stringify would overflow the stack on this nesting.
   'variables nested to the body cap': `{"query":${JSON.stringify(WHERE_QUERY)},"variables":{"where":${repeat('{"and":[', 100_000, '')}{}${repeat(']}', 100_000, '')}}}`,
-  'variables with a 40,000-way or': body(WHERE_QUERY, { where: { or: Array.from({ length: 40_000 }, (_, i) => ({ email: { equals: `x${i}` } })) } }),
+  'variables with a 30,000-way or': body(WHERE_QUERY, { where: { or: Array.from({ length: 30_000 }, (_, i) => ({ email: { equals: `x${i}` } })) } }),
   // The heaviest documents the limits accept: every field counted, one name as often as allowed.
   'accepted: 480 fields, 20 copies of each name': body(`{ Users { docs { ${Array.from({ length: 24 }, (_, i) => repeat(`n${i}: email`, 20)).join(' ')} } } }`),
   'accepted: 499 unknown fields (suggestions for each)': body(`{ Users { docs { ${names(499, 'unknownFieldNamedLikeARealOne').join(' ')} } } }`),
+  'accepted: a 49 kB comment': body(`# ${'x'.repeat(49_900)}\n{ Users { totalDocs } }`),
+  'accepted: a 49 kB string argument': body(`{ Users(where: { email: { equals: "${'x'.repeat(49_900)}" } }) { totalDocs } }`),
+  'accepted: variables with 8,900 values 30 deep': body(WHERE_QUERY, {
+    where: { and: [JSON.parse(`${'{"and":['.repeat(12)}{"email":{"in":[${Array.from({ length: 8_900 }, (_, i) => `"x${i}"`).join(',')}]}}${']}'.repeat(12)}`)] },
+  }),
   'accepted: 15 levels, 30 fragments': body(
     `{ Users { docs { ...F0 } } } ${Array.from({ length: 29 }, (_, i) => `fragment F${i} on User { id email ...F${i + 1} }`).join(' ')} fragment F29 on User { id }`,
   ),

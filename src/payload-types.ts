@@ -541,6 +541,10 @@ export interface Category {
  */
 export interface User {
   id: number;
+  /**
+   * Needed to set a new password for your own account.
+   */
+  currentPassword?: string | null;
   name?: string | null;
   /**
    * Admins manage everything; editors write content; viewers read the admin only.
@@ -1311,6 +1315,7 @@ export interface MapLayersSelect<T extends boolean = true> {
  * via the `definition` "users_select".
  */
 export interface UsersSelect<T extends boolean = true> {
+  currentPassword?: T;
   name?: T;
   role?: T;
   firstAdminClaim?: T;
@@ -1599,6 +1604,10 @@ export interface SiteSetting {
     'search-keywords'?: boolean | null;
     'citizen-answer'?: boolean | null;
     /**
+     * Drafts the AI helper may generate per day (UTC) for the whole site, all accounts and the question-answer job together; past it staff write by hand until midnight UTC. 0 stops generation.
+     */
+    dailyBudget?: number | null;
+    /**
      * Tried in order after GATEWAY_MODEL when it fails, comma-separated (<vendor>/<model>, e.g. meta-llama/llama-3.3-70b-instruct:free). Empty: GATEWAY_FALLBACK_MODELS.
      */
     fallbackModels?: string | null;
@@ -1710,6 +1719,7 @@ export interface SiteSettingsSelect<T extends boolean = true> {
         'sample-data'?: T;
         'search-keywords'?: T;
         'citizen-answer'?: T;
+        dailyBudget?: T;
         fallbackModels?: T;
       };
   updatedAt?: T;

@@ -9,6 +9,8 @@ import { GraphQLError, Kind, parse, type DefinitionNode, type FragmentDefinition
  * Payload's complexity rule bounds what execution may cost; these bound what validation may cost.
  */
 export const GRAPHQL_DOCUMENT_LIMITS = {
+  /** Characters of the document: comments and string literals cost the lexer and validation without being tokens. */
+  characters: 50_000,
   /** Lexical tokens: a generous query of the admin or a script uses a few hundred. */
   tokens: 5_000,
   /** Fields selected, fragments expanded: what validation and execution actually walk. */
@@ -21,6 +23,9 @@ export const GRAPHQL_DOCUMENT_LIMITS = {
   directives: 50,
   fragments: 30,
   operations: 5,
+  /** Values in `variables` (objects, arrays and scalars) and their nesting: coercing them is recursive. */
+  variableValues: 10_000,
+  variableDepth: 32,
 } as const
 
 export type GraphqlDocumentLimits = { [K in keyof typeof GRAPHQL_DOCUMENT_LIMITS]: number }
@@ -39,6 +44,7 @@ const none = (): Measure => ({ fields: 0, depth: 0, aliases: 0, directives: 0 })
  * fragments expanded, stay within every limit. Runs in time linear in the document.
  */
 export function checkGraphqlDocument(source: string, limits: GraphqlDocumentLimits = GRAPHQL_DOCUMENT_LIMITS): void {
+  if (source.length > limits.characters) throw new GraphqlDocumentRefused(`The query is longer than ${limits.characters} characters`)
   let definitions: readonly DefinitionNode[]
   try {
     definitions = parse(source, { maxTokens: limits.tokens, noLocation: true }).definitions
@@ -126,11 +132,29 @@ export function checkGraphqlDocument(source: string, limits: GraphqlDocumentLimi
   }
 }
 
-/** The `query` of a GraphQL-over-HTTP JSON body, if it has one; anything else is graphql-http's to refuse. */
-export function queryOfBody(body: string): string | undefined {
+/**
+ * Throws GraphqlDocumentRefused when `variables` holds more values, or nests them deeper, than the
+ * limits allow; walked without recursion, so no nesting can overflow the stack here.
+ */
+export function checkGraphqlVariables(variables: unknown, limits: GraphqlDocumentLimits = GRAPHQL_DOCUMENT_LIMITS): void {
+  const pending: [unknown, number][] = [[variables, 0]]
+  let values = 0
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!
+    values += 1
+    if (values > limits.variableValues) throw new GraphqlDocumentRefused(`The variables hold more than ${limits.variableValues} values`)
+    if (depth > limits.variableDepth) throw new GraphqlDocumentRefused(`The variables nest deeper than ${limits.variableDepth} levels`)
+    if (value && typeof value === 'object') for (const inner of Object.values(value)) pending.push([inner, depth + 1])
+  }
+}
+
+/** The query and variables of a GraphQL-over-HTTP JSON body, if it is one; anything else is graphql-http's to refuse. */
+export function operationOfBody(body: string): { query: string; variables: unknown } | undefined {
   try {
     const data = JSON.parse(body) as unknown
-    return data && typeof data === 'object' && typeof (data as { query?: unknown }).query === 'string' ? (data as { query: string }).query : undefined
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined
+    const { query, variables } = data as { query?: unknown; variables?: unknown }
+    return typeof query === 'string' ? { query, variables } : undefined
   } catch {
     return undefined
   }

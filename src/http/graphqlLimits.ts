@@ -1,8 +1,8 @@
 import { HttpError, errorResponse } from './errors'
-import { GraphqlDocumentRefused, checkGraphqlDocument, queryOfBody } from './graphqlDocument'
+import { GraphqlDocumentRefused, checkGraphqlDocument, checkGraphqlVariables, operationOfBody } from './graphqlDocument'
 
 /**
- * Payload's GraphQL handler behind the document limits (`checkGraphqlDocument`): a document over
+ * Payload's GraphQL handler behind the document limits (`checkGraphqlDocument`, `checkGraphqlVariables`): a document over
  * one is answered 400 `{error}` before graphql-js parses or validates it, and logged as a refusal.
  * The body must already be buffered and capped (withBodyLimit), so reading it here costs nothing.
  */
@@ -10,10 +10,11 @@ export function withGraphqlDocumentLimits<Args extends unknown[]>(handler: (requ
   return async (request: Request, ...args: Args): Promise<Response> => {
     if (request.method !== 'POST' || !request.body) return handler(request, ...args)
     const body = await request.text()
-    const query = queryOfBody(body)
-    if (query !== undefined) {
+    const operation = operationOfBody(body)
+    if (operation) {
       try {
-        checkGraphqlDocument(query)
+        checkGraphqlDocument(operation.query)
+        checkGraphqlVariables(operation.variables)
       } catch (error) {
         if (error instanceof GraphqlDocumentRefused) return errorResponse(new HttpError(400, error.message), request)
         throw error

@@ -63,7 +63,7 @@ beforeAll(async () => {
   server = startProcess(command.command, command.args, { env: command.env, quiet: true })
   await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 120_000, accept: (status) => status === 200 })
 
-  const { token } = await call<{ token: string }>('POST', '/api/users/first-register', { email: 'tiles@example.org', password: 'a-long-tiles-password' })
+  const { token } = await call<{ token: string }>('POST', '/api/users/first-register', { email: 'tiles@example.org', password: 'a-long-password-for-maps' })
   await call('POST', '/api/globals/site-settings', twoCitySettings('Tiles'), token)
   layerId = (
     await call<{ doc: { id: number } }>('POST', '/api/map-layers', {

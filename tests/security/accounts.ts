@@ -3,9 +3,9 @@ export type Role = 'admin' | 'editor' | 'viewer'
 export type Account = { email: string; password: string; role: Role }
 
 export const accounts: Record<Role, Account> = {
-  admin: { email: 'sec-admin@example.org', password: 'Sec-admin-passphrase-2026', role: 'admin' },
-  editor: { email: 'sec-editor@example.org', password: 'Sec-editor-passphrase-2026', role: 'editor' },
-  viewer: { email: 'sec-viewer@example.org', password: 'Sec-viewer-passphrase-2026', role: 'viewer' },
+  admin: { email: 'sec-admin@example.org', password: 'Sec-passphrase-admin-2026', role: 'admin' },
+  editor: { email: 'sec-editor@example.org', password: 'Sec-passphrase-editor-2026', role: 'editor' },
+  viewer: { email: 'sec-viewer@example.org', password: 'Sec-passphrase-viewer-2026', role: 'viewer' },
 }
 
 async function json(response: Response, what: string) {

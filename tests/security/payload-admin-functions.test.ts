@@ -19,7 +19,7 @@ function serverFunctionActionId(): string {
     node: Record<string, { filename?: string; exportedName?: string; workers: Record<string, unknown> }>
   }
   const ids = Object.entries(manifest.node)
-    .filter(([, action]) => Object.keys(action.workers).some((worker) => worker.includes('(payload)/admin')))
+    .filter(([, action]) => action.filename === 'app/(payload)/layout.tsx')
     .map(([id]) => id)
   if (ids.length !== 1) throw new Error(`expected the admin's one server function, found ${ids.length} actions`)
   return ids[0] as string

@@ -195,6 +195,95 @@ describe.each(engines)('V2 Authentication: first admin, throttles and passwords 
     await expectRefusal(change, 400)
     expect((await signIn(pair.a, adminEmail, PASSWORD, '198.51.100.79')).status).toBe(200)
   })
+
+  it('takes as long to refuse a wrong password as an unknown account', { timeout: 240_000, retry: 2 }, async () => {
+    const timedRefusal = async (email: string, client: string) => {
+      const started = performance.now()
+      const response = await signIn(pair.a, email, 'Not-the-password-2026', client)
+      await response.text()
+      const elapsed = performance.now() - started
+      expect(response.status).toBe(401)
+      return elapsed
+    }
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b)
+      return (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2
+    }
+    const wrongPassword: number[] = []
+    const unknownAccount: number[] = []
+    // Interleaved, taking turns at going first, so drift and warm-up fall on both alike; each
+    // request from its own client, so no budget runs out (no 429 to time instead).
+    for (let round = 0; round < 50; round++) {
+      const known = () => timedRefusal(adminEmail, `198.18.0.${round + 1}`).then((elapsed) => wrongPassword.push(elapsed))
+      const unknown = () => timedRefusal(`nobody-${round}@example.org`, `198.18.1.${round + 1}`).then((elapsed) => unknownAccount.push(elapsed))
+      for (const measure of round % 2 === 0 ? [known, unknown] : [unknown, known]) await measure()
+    }
+    const [known, unknown] = [median(wrongPassword), median(unknownAccount)]
+    expect(Math.abs(known - unknown), `medians: wrong password ${known.toFixed(1)} ms, unknown account ${unknown.toFixed(1)} ms`).toBeLessThanOrEqual(
+      0.1 * Math.max(known, unknown),
+    )
+  })
+
+  describe('changing your own password', () => {
+    const email = `changer-${engine}@example.org`
+    const NEW_PASSWORD = 'Changed-passphrase-2026'
+    let id: number | string
+    let token: string
+
+    beforeAll(async () => {
+      const created = await post(pair.a, '/api/users', { email, password: PASSWORD }, '203.0.113.160')
+      const text = await created.text()
+      expect(created.status, text).toBe(201)
+      id = JSON.parse(text).doc.id
+      const login = await signIn(pair.a, email, PASSWORD, '203.0.113.161')
+      const loginText = await login.text()
+      expect(login.status, loginText).toBe(200)
+      token = JSON.parse(loginText).token
+    })
+
+    const changeOwn = (body: Record<string, unknown>, client: string) =>
+      fetch(`${pair.a.baseUrl}/api/users/${id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', authorization: `JWT ${token}`, origin: pair.a.baseUrl, 'x-forwarded-for': client },
+        body: JSON.stringify(body),
+      })
+    const signsInWith = async (password: string, client: string) => {
+      const response = await signIn(pair.b, email, password, client)
+      await response.text()
+      return response.status
+    }
+
+    it('refuses a new password without the current one; the old password still works', async () => {
+      expect(await expectRefusal(await changeOwn({ password: NEW_PASSWORD }, '203.0.113.162'), 400)).toMatch(/current password/i)
+      expect(await signsInWith(PASSWORD, '203.0.113.163')).toBe(200)
+      expect(await signsInWith(NEW_PASSWORD, '203.0.113.164')).toBe(401)
+    })
+
+    it('refuses a wrong current password; the old password still works', async () => {
+      const response = await changeOwn({ password: NEW_PASSWORD, currentPassword: 'Not-my-passphrase-2026' }, '203.0.113.165')
+      expect(await expectRefusal(response, 400)).toMatch(/current password/i)
+      expect(await signsInWith(PASSWORD, '203.0.113.166')).toBe(200)
+      expect(await signsInWith(NEW_PASSWORD, '203.0.113.167')).toBe(401)
+    })
+
+    it.each([...[' '.repeat(12), 'aaaaaaaaaaaa', '123456789012'].entries()])('refuses weak password %i, %j, on sign-up and on change', async (index, weak) => {
+      const weakEmail = `weak-${engine}-${index}@example.org`
+      expect(await expectRefusal(await post(pair.a, '/api/users', { email: weakEmail, password: weak }, '203.0.113.168'), 400)).toMatch(/password/i)
+      expect((await users()).some((user) => user.email === weakEmail)).toBe(false)
+      const change = await changeOwn({ password: weak, currentPassword: PASSWORD }, '203.0.113.169')
+      expect(await expectRefusal(change, 400)).toMatch(/password/i)
+      expect(await signsInWith(PASSWORD, '203.0.113.170')).toBe(200)
+    })
+
+    it('accepts the right current password: the new password signs in, the old one no longer does', async () => {
+      const response = await changeOwn({ password: NEW_PASSWORD, currentPassword: PASSWORD }, '203.0.113.171')
+      const text = await response.text()
+      expect(response.status, text).toBe(200)
+      expect(text).not.toContain(PASSWORD)
+      expect(await signsInWith(NEW_PASSWORD, '203.0.113.172')).toBe(200)
+      expect(await signsInWith(PASSWORD, '203.0.113.173')).toBe(401)
+    })
+  })
 })
 
 describe.each(engines)('V3 Session management: no sign-in from other sites (%s)', (engine) => {

@@ -5,6 +5,7 @@ import { env } from '@/env'
 
 import { assignRole } from './hooks/assignRole'
 import { guardAuthOperations, refundSuccessfulSignIn } from './hooks/guardAuthOperations'
+import { guardPasswordChange } from './hooks/guardPasswordChange'
 import { hideSessions } from './hooks/hideSessions'
 
 /** Sign-up is open for the very first account, for admins, and for everyone while ALLOW_SIGNUP is on. */
@@ -40,10 +41,26 @@ export const Users: CollectionConfig = {
   hooks: {
     beforeOperation: [guardAuthOperations],
     afterOperation: [refundSuccessfulSignIn],
-    beforeChange: [assignRole],
+    beforeChange: [guardPasswordChange, assignRole],
     afterRead: [hideSessions],
   },
   fields: [
+    {
+      // Sent with a new password by the account's owner; guardPasswordChange checks it and drops it.
+      // Virtual: no column, never stored. First, so the admin shows it under the password fields.
+      name: 'currentPassword',
+      type: 'text',
+      label: 'Current password',
+      virtual: true,
+      admin: {
+        condition: (data, _siblingData, { user }) => user?.collection === 'users' && data.id !== undefined && String(data.id) === String(user.id),
+        components: { Field: '@/collections/Users/components/CurrentPasswordField#CurrentPasswordField' },
+        description: 'Needed to set a new password for your own account.',
+        disableBulkEdit: true,
+        disableListColumn: true,
+        disableListFilter: true,
+      },
+    },
     { name: 'name', type: 'text', maxLength: 120 },
     {
       name: 'role',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { GRAPHQL_DOCUMENT_LIMITS, GraphqlDocumentRefused, checkGraphqlDocument, queryOfBody } from '@/http/graphqlDocument'
+import { GRAPHQL_DOCUMENT_LIMITS, GraphqlDocumentRefused, checkGraphqlDocument, checkGraphqlVariables, operationOfBody } from '@/http/graphqlDocument'
 
 const refused = (query: string) => {
   try {
@@ -31,8 +31,14 @@ describe('checkGraphqlDocument', () => {
     expect(() => checkGraphqlDocument(`{ Users { docs { ${repeat('id', GRAPHQL_DOCUMENT_LIMITS.sameNameFields)} } } }`)).not.toThrow()
   })
 
-  it('refuses 30,000 repeats by the token count before building a tree', () => {
-    expect(refused(`{ ${repeat('id', 30_000)} }`)).toMatch(/more than 5000 tokens/)
+  it('refuses 30,000 repeats before building a tree, and many short tokens by their count', () => {
+    expect(refused(`{ ${repeat('id', 30_000)} }`)).toMatch(/longer than 50000 characters/)
+    expect(refused(`{ ${repeat('a', 6_000)} }`)).toMatch(/more than 5000 tokens/)
+  })
+
+  it('refuses a long comment or string literal by the document length', () => {
+    expect(refused(`# ${'x'.repeat(60_000)}\n{ id }`)).toMatch(/characters/)
+    expect(refused(`{ Users(where: { email: { equals: "${'x'.repeat(60_000)}" } }) { totalDocs } }`)).toMatch(/characters/)
   })
 
   it('counts fields with fragments expanded, however they fan out', () => {
@@ -71,11 +77,30 @@ describe('checkGraphqlDocument', () => {
   })
 })
 
-describe('queryOfBody', () => {
-  it('reads the query of a JSON body and nothing else', () => {
-    expect(queryOfBody('{"query":"{ id }"}')).toBe('{ id }')
-    expect(queryOfBody('{"query":42}')).toBeUndefined()
-    expect(queryOfBody('not json')).toBeUndefined()
-    expect(queryOfBody('[{"query":"{ id }"}]')).toBeUndefined()
+describe('checkGraphqlVariables', () => {
+  const nested = (levels: number) => JSON.parse(`${'{"and":['.repeat(levels)}{}${']}'.repeat(levels)}`) as unknown
+
+  it('accepts the variables scripts send', () => {
+    expect(() => checkGraphqlVariables(undefined)).not.toThrow()
+    expect(() => checkGraphqlVariables({ where: { or: [{ id: { in: Array.from({ length: 1000 }, (_, i) => i) } }] }, limit: 5 })).not.toThrow()
+  })
+
+  it('refuses variables nested past the limit, 100,000 deep without a stack overflow', () => {
+    expect(() => checkGraphqlVariables({ where: nested(15) })).not.toThrow()
+    expect(() => checkGraphqlVariables({ where: nested(17) })).toThrow(/nest deeper than 32/)
+    expect(() => checkGraphqlVariables({ where: nested(100_000) })).toThrow(GraphqlDocumentRefused)
+  })
+
+  it('refuses variables with more values than the limit', () => {
+    expect(() => checkGraphqlVariables({ where: { or: Array.from({ length: 4_000 }, (_, i) => ({ email: { equals: `x${i}` } })) } })).toThrow(/more than 10000 values/)
+  })
+})
+
+describe('operationOfBody', () => {
+  it('reads the query and variables of a JSON body and nothing else', () => {
+    expect(operationOfBody('{"query":"{ id }","variables":{"a":1}}')).toEqual({ query: '{ id }', variables: { a: 1 } })
+    expect(operationOfBody('{"query":42}')).toBeUndefined()
+    expect(operationOfBody('not json')).toBeUndefined()
+    expect(operationOfBody('[{"query":"{ id }"}]')).toBeUndefined()
   })
 })

@@ -1,12 +1,13 @@
-import { type CollectionAfterOperationHook, type CollectionBeforeOperationHook, ValidationError } from 'payload'
+import { type CollectionAfterOperationHook, type CollectionBeforeOperationHook, type PayloadRequest, ValidationError } from 'payload'
 
 import { userIsAdmin } from '@/access'
 import { env } from '@/env'
 import { callerOf } from '@/http/rateLimit'
+import type { User } from '@/payload-types'
 import { Refusal } from '@/utilities/refusal'
 
 import { passwordProblem } from '../password'
-import { isCrossSite, signInLimiters, spendPasswordCheck } from '../signInGuard'
+import { accountAndClientKey, isCrossSite, signInLimiters, spendPasswordCheck } from '../signInGuard'
 
 /** One answer whatever the reason, so refusals never tell which accounts exist. */
 export const SIGN_UP_REFUSED = 'This account could not be created. If it is yours, sign in or reset its password.'
@@ -16,8 +17,16 @@ const ORIGIN_CHECKED = new Set(['login', 'create', 'forgotPassword', 'resetPassw
 
 const emailOf = (data: unknown) => (typeof (data as { email?: unknown })?.email === 'string' ? (data as { email: string }).email.trim().toLowerCase() : '')
 
+/** The email of the account a password-reset token belongs to, so the new password can be checked against it. */
+async function emailOfResetToken(req: PayloadRequest, token: unknown): Promise<unknown> {
+  if (typeof token !== 'string' || token === '') return undefined
+  const account = await req.payload.db.findOne<Pick<User, 'id' | 'email'>>({ collection: 'users', where: { resetPasswordToken: { equals: token } }, req })
+  return account?.email
+}
+
 /**
- * Before sign-in, sign-up, password reset and password change:
+ * Before sign-in, sign-up and password reset (a password change is checked by guardPasswordChange,
+ * which sees the account):
  * - browsers on other sites may not sign anyone in or up (login CSRF) — 403;
  * - failed sign-ins and anonymous sign-ups spend per-client budgets (signInGuard) — 429;
  * - a new password must pass `passwordProblem` — 400, for every caller, trusted server code included;
@@ -33,8 +42,9 @@ export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args,
   }
 
   const password = data?.password
-  if ((operation === 'create' || operation === 'update' || operation === 'resetPassword') && typeof password === 'string') {
-    const problem = passwordProblem(password)
+  if ((operation === 'create' || operation === 'resetPassword') && typeof password === 'string') {
+    const email = operation === 'create' ? data?.email : await emailOfResetToken(req, data?.token)
+    const problem = passwordProblem(password, { email: typeof email === 'string' ? email : undefined })
     if (problem) throw new ValidationError({ collection: 'users', errors: [{ path: 'password', message: problem }] })
   }
 
@@ -44,7 +54,7 @@ export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args,
 
   if (operation === 'login') {
     const [perAccount, perClient] = await Promise.all([
-      limiters.failuresPerAccountAndClient.consume(`${emailOf(data)}|${client}`),
+      limiters.failuresPerAccountAndClient.consume(accountAndClientKey(emailOf(data), client)),
       limiters.failuresPerClient.consume(client),
     ])
     if (!perAccount.allowed || !perClient.allowed) throw new Refusal(TOO_MANY_ATTEMPTS, 429)
@@ -70,7 +80,7 @@ export const refundSuccessfulSignIn: CollectionAfterOperationHook = async ({ arg
   const client = callerOf(req.headers)
   const limiters = signInLimiters()
   await Promise.all([
-    limiters.failuresPerAccountAndClient.refund(`${emailOf((args as { data?: unknown }).data)}|${client}`),
+    limiters.failuresPerAccountAndClient.refund(accountAndClientKey(emailOf((args as { data?: unknown }).data), client)),
     limiters.failuresPerClient.refund(client),
   ])
   return result

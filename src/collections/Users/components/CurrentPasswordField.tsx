@@ -1,0 +1,33 @@
+'use client'
+import { PasswordField, useForm, useFormFields, useFormModified } from '@payloadcms/ui'
+import type { TextFieldClientComponent } from 'payload'
+import { useEffect } from 'react'
+
+const requireCurrentPassword = (value: null | string | undefined) => (value ? true : 'Enter your current password to set a new one')
+
+/**
+ * "Current password" on one's own account (the field's condition), shown while Payload's
+ * "Change password" fields are open: they put `password` into the form state and take it out on
+ * Cancel. The server (guardPasswordChange) refuses a new password without the current one.
+ */
+export const CurrentPasswordField: TextFieldClientComponent = ({ field, path }) => {
+  const changingPassword = useFormFields(([fields]) => 'password' in fields)
+  const { dispatchFields, getFields } = useForm()
+  const modified = useFormModified()
+
+  // Payload closes its "Change password" fields whenever a save (refused or not) leaves the form
+  // unmodified, but keeps the new password in the form state: every later save would send it again,
+  // with a current password that is stale by then. Drop them, as its Cancel button does, and this
+  // field's value and check with them (Payload may keep validating on submit once they are closed).
+  useEffect(() => {
+    if (modified) return
+    const fields = getFields()
+    if (!('password' in fields) && !fields[path]?.value) return
+    dispatchFields({ type: 'REMOVE', path: 'password' })
+    dispatchFields({ type: 'REMOVE', path: 'confirm-password' })
+    dispatchFields({ type: 'UPDATE', path, value: '', valid: true, errorMessage: undefined, validate: undefined })
+  }, [modified, dispatchFields, getFields, path])
+
+  if (!changingPassword) return null
+  return <PasswordField autoComplete="current-password" field={{ ...field, required: true }} path={path} validate={requireCurrentPassword} />
+}
