@@ -7,7 +7,6 @@ import { searchPlugin } from '@payloadcms/plugin-search'
 import { seoPlugin } from '@payloadcms/plugin-seo'
 import { lexicalEditor } from '@payloadcms/richtext-lexical'
 import { buildConfig } from 'payload'
-import sharp from 'sharp'
 
 import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
 import { AiDrafts } from '@/collections/AiDrafts/config'
@@ -29,6 +28,8 @@ import { gatewayKeyWarning } from '@/utilities/ai'
 import { addRequestIdToError, quietRefusals, REFUSAL_LOGGING_LEVELS } from '@/utilities/refusal'
 import { currentRequestId } from '@/http/requestContext'
 import { guardQueryInput } from '@/hooks/guardQueryInput'
+import { malformedRequestIs400 } from '@/hooks/malformedRequest'
+import { sharpWithPixelLimit } from '@/collections/Media/imageUpload'
 
 const settings = env()
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
@@ -39,7 +40,8 @@ export default buildConfig({
   secret: settings.APP_SECRET,
   db: await databaseAdapter(settings.DATABASE_URI),
   editor: lexicalEditor(),
-  sharp,
+  // Decoded pixels capped below sharp's default 268 Mpx (the Media hook refuses larger images before this).
+  sharp: sharpWithPixelLimit,
   // Every line logged while a request is handled carries its id (src/utilities/requestContext.ts).
   logger: { options: { level: settings.LOG_LEVEL, mixin: () => ({ requestId: currentRequestId() }), hooks: { logMethod: quietRefusals } } },
   loggingLevels: REFUSAL_LOGGING_LEVELS,
@@ -120,7 +122,7 @@ export default buildConfig({
       ...config,
       collections: config.collections?.map((collection) => ({
         ...collection,
-        hooks: { ...collection.hooks, beforeOperation: [guardQueryInput, ...(collection.hooks?.beforeOperation ?? [])] },
+        hooks: { ...collection.hooks, beforeOperation: [guardQueryInput, ...(collection.hooks?.beforeOperation ?? [])], afterError: [malformedRequestIs400, ...(collection.hooks?.afterError ?? [])] },
       })),
     }),
   ],

@@ -1,13 +1,22 @@
-import { type CollectionBeforeOperationHook, NotFound } from 'payload'
+import {
+  buildVersionCollectionFields,
+  type CollectionBeforeOperationHook,
+  type CollectionSlug,
+  type FlattenedBlock,
+  type FlattenedField,
+  NotFound,
+  type Payload,
+} from 'payload'
 
 import { Refusal } from '@/utilities/refusal'
+
+import type { QueryableCollection, QuerySchema } from './queryTargets'
+import { containsNul, MAX_NUMERIC_ID, whereProblem } from './whereQuery'
 
 /** Most documents one request may list (REST `limit`, GraphQL `limit`); larger asks get this many. */
 export const MAX_LIMIT = 100
 const MAX_PAGE = 1_000_000
 const MAX_NESTING = 32
-const LIST_OPERATORS = new Set(['in', 'not_in', 'all'])
-
 
 function depthOf(value: unknown, limit: number, depth = 0): number {
   if (depth > limit || value === null || typeof value !== 'object') return depth
@@ -19,25 +28,56 @@ function depthOf(value: unknown, limit: number, depth = 0): number {
   return deepest
 }
 
-/** `in`, `not_in` and `all` take a list (or a comma-separated string); anything else is a malformed query. */
-function malformedWhere(where: unknown): boolean {
-  if (where === null || typeof where !== 'object') return false
-  return Object.entries(where).some(([key, value]) =>
-    LIST_OPERATORS.has(key) ? !(Array.isArray(value) || typeof value === 'string' || typeof value === 'number') : malformedWhere(value),
-  )
+/**
+ * One collection as queries see it. With versions it also answers its versions' paths
+ * (`version.title`, `parent`, `latest`): `findVersions` runs this hook as a `read` too, with
+ * nothing to tell it from `find`.
+ */
+function queryableCollection(payload: Payload, slug: string): QueryableCollection | undefined {
+  const collection = payload.collections[slug as CollectionSlug]
+  if (!collection) return undefined
+  const own = collection.config.flattenedFields
+  const versionFields = collection.config.versions ? (buildVersionCollectionFields(payload.config, collection.config, true) as FlattenedField[]) : []
+  return {
+    fields: [...own, ...versionFields.filter(({ name }) => !own.some((field) => field.name === name))],
+    idType: collection.customIDType ?? (payload.db.defaultIDType === 'number' ? 'number' : 'text'),
+  }
+}
+
+type PayloadQueries = { schema: QuerySchema; unsupportedOperators: ReadonlySet<string> }
+const queriesOf = new WeakMap<Payload, PayloadQueries>()
+
+/** The collections and blocks as queries see them, built once per Payload instance. */
+function payloadQueries(payload: Payload): PayloadQueries {
+  const known = queriesOf.get(payload)
+  if (known) return known
+  const collections = new Map<string, QueryableCollection | undefined>()
+  const schema: QuerySchema = {
+    collection(slug) {
+      if (!collections.has(slug)) collections.set(slug, queryableCollection(payload, slug))
+      return collections.get(slug)
+    },
+    block: (slug) => (payload.blocks as Record<string, FlattenedBlock | undefined>)[slug],
+  }
+  // Payload's SQL adapters have no `all` (a TypeError, answered 500); MongoDB has.
+  const operators = (payload.db as { operators?: Record<string, unknown> }).operators
+  const queries = { schema, unsupportedOperators: new Set(operators && !('all' in operators) ? ['all'] : []) }
+  queriesOf.set(payload, queries)
+  return queries
 }
 
 /**
  * Hostile REST and GraphQL input that would otherwise reach the database and come back as a 500:
- * ids that are not ids, huge pages and limits, malformed `where` lists, absurdly nested bodies.
+ * ids that are not ids, huge pages and limits, `where` queries whose operators or values do not
+ * suit their fields (see whereQuery.ts), NUL characters, absurdly nested bodies.
  * Trusted server code (the Local API) is not second-guessed.
  */
-export const guardQueryInput: CollectionBeforeOperationHook = ({ args, operation, req }) => {
+export const guardQueryInput: CollectionBeforeOperationHook = ({ args, collection, operation, req }) => {
   if (req.payloadAPI === 'local') return args
   const input = args as { id?: unknown; limit?: unknown; page?: unknown; where?: unknown; data?: unknown }
   // REST hands the operation an id already passed through parseFloat ("1 OR 1=1" → 1): judge the path's own text.
   const id = typeof req.routeParams?.id === 'string' ? req.routeParams.id : input.id
-  if (id !== undefined && id !== null && req.payload.db.defaultIDType === 'number' && !/^\d{1,15}$/.test(String(id))) {
+  if (id !== undefined && id !== null && req.payload.db.defaultIDType === 'number' && !(/^\d{1,10}$/.test(String(id)) && Number(id) <= MAX_NUMERIC_ID)) {
     throw new NotFound(req.t)
   }
   if (operation === 'read') {
@@ -52,7 +92,15 @@ export const guardQueryInput: CollectionBeforeOperationHook = ({ args, operation
       input.limit = limit === 0 ? MAX_LIMIT : Math.min(Math.floor(limit), MAX_LIMIT)
     }
   }
-  if (depthOf(input.where, MAX_NESTING) > MAX_NESTING || malformedWhere(input.where)) throw new Refusal('where: a malformed query')
+  if (input.where !== undefined && input.where !== null) {
+    if (depthOf(input.where, MAX_NESTING) > MAX_NESTING) throw new Refusal(`where: nested deeper than ${MAX_NESTING} levels`)
+    const { schema, unsupportedOperators } = payloadQueries(req.payload)
+    const own = schema.collection(collection.slug)
+    const problem = own && whereProblem(input.where, own, schema, unsupportedOperators)
+    if (problem) throw new Refusal(problem)
+  }
   if (depthOf(input.data, MAX_NESTING) > MAX_NESTING) throw new Refusal(`The body nests deeper than ${MAX_NESTING} levels`)
+  // PostgreSQL refuses NUL in text columns (a 500 at insert).
+  if (containsNul(input.data)) throw new Refusal('The body contains a NUL character')
   return args
 }

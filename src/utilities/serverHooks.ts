@@ -22,9 +22,11 @@ function limitRequestTime(server: Server, settings: ServerHookSettings) {
 /**
  * A request target in absolute form (`GET http://evil.example/ HTTP/1.1`) is what clients send to
  * proxies, never to an origin server; Next answered it with a permanent redirect to the named host.
- * `OPTIONS *` is the one other form a server must take.
  */
-const isOriginForm = (target: string | undefined) => target === undefined || target.startsWith('/') || target === '*'
+const isOriginForm = (target: string | undefined) => target === undefined || target.startsWith('/')
+
+/** `OPTIONS *` asks what the server as a whole supports (RFC 9110 §9.3.7); Next has no answer for it. */
+const isServerWideOptions = (request: IncomingMessage) => request.method === 'OPTIONS' && request.url === '*'
 
 // A request id a trusted proxy may pass on: short, printable, no separators that could forge log fields.
 const FORWARDABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
@@ -49,7 +51,7 @@ let installed = false
  * - gives the request an id (a client's is accepted only from a trusted proxy), answered in
  *   X-Request-Id and carried by every log line written while it is handled;
  * - adds the security headers, the Content-Security-Policy and, when the public URL is https, HSTS;
- * - refuses absolute-form request targets, and bounds how long a request may take to arrive;
+ * - answers `OPTIONS *`, refuses absolute-form request targets, and bounds how long a request may take to arrive;
  * - answers a static file the build compressed (src/http/precompressed.ts) and a loaded direct
  *   route (src/http/directRoutes.ts) itself, without Next's router.
  */
@@ -74,6 +76,11 @@ export async function installServerHooks(settings: ServerHookSettings) {
     response.setHeader('Content-Security-Policy', contentSecurityPolicy({ path, https: settings.https }))
     if (settings.https) response.setHeader('Strict-Transport-Security', HSTS)
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value)
+    if (isServerWideOptions(request)) {
+      response.writeHead(204, { Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', 'Cache-Control': 'no-store' })
+      response.end()
+      return true
+    }
     if (!isOriginForm(request.url)) {
       response.writeHead(400, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close' })
       response.end(JSON.stringify({ error: 'The request target must be a path (origin form)', requestId }))

@@ -5,6 +5,7 @@ import type { CollectionConfig } from 'payload'
 import { anyone, isStaff, memberAdmin } from '@/access'
 import { env } from '@/env'
 
+import { checkUploadedImage, IMAGE_MIME_TYPES } from './imageUpload'
 import { missingFileIs404 } from './missingFile'
 
 export const Media: CollectionConfig = {
@@ -17,6 +18,7 @@ export const Media: CollectionConfig = {
     delete: isStaff,
   },
   admin: { useAsTitle: 'alt', group: 'Content' },
+  hooks: { beforeOperation: [checkUploadedImage] },
   fields: [
     {
       name: 'alt',
@@ -30,7 +32,7 @@ export const Media: CollectionConfig = {
   upload: {
     staticDir: path.resolve(env().MEDIA_DIR),
     handlers: [missingFileIs404(path.resolve(env().MEDIA_DIR))],
-    mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/avif', 'image/gif'],
+    mimeTypes: IMAGE_MIME_TYPES,
     adminThumbnail: 'thumbnail',
     focalPoint: true,
     imageSizes: [
