@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
+import { createClient } from '@libsql/client'
+import pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { STANDALONE_DIR } from '../../scripts/build'
@@ -47,11 +49,29 @@ async function serverFunction(server: SecurityServer, caller: Caller, name: stri
 
 type Job = { id: number | string; input: { doc?: { relationTo: string; value: number | string }; type: string } }
 
+/** The jobs table as the database holds it (Payload's jobs collection has no REST reads). */
+async function schedulePublishJobs(server: SecurityServer): Promise<{ id: number | string; input: string }[]> {
+  const query = "SELECT id, input FROM payload_jobs WHERE task_slug = 'schedulePublish'"
+  if (server.databaseUri.startsWith('file:')) {
+    const client = createClient({ url: server.databaseUri })
+    try {
+      return (await client.execute(query)).rows.map((row) => ({ id: row.id as number, input: String(row.input) }))
+    } finally {
+      client.close()
+    }
+  }
+  const client = new pg.Client({ connectionString: server.databaseUri })
+  await client.connect()
+  try {
+    return (await client.query<{ id: number; input: unknown }>(query)).rows.map((row) => ({ id: row.id, input: JSON.stringify(row.input) }))
+  } finally {
+    await client.end()
+  }
+}
+
 async function scheduledJobsOf(server: SecurityServer, pageId: number | string): Promise<Job[]> {
-  const response = await call(server, 'admin', 'GET', '/api/payload-jobs?where[taskSlug][equals]=schedulePublish&limit=100&depth=0')
-  const text = await response.text()
-  expect(response.status, text).toBe(200)
-  return (JSON.parse(text) as { docs: Job[] }).docs.filter((job) => String(job.input.doc?.value) === String(pageId))
+  const jobs = (await schedulePublishJobs(server)).map(({ id, input }) => ({ id, input: JSON.parse(input) as Job['input'] }))
+  return jobs.filter((job) => String(job.input.doc?.value) === String(pageId))
 }
 
 const inAWeek = () => new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString()
