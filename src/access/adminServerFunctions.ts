@@ -9,11 +9,14 @@ const NOT_ALLOWED = 'You may not schedule the publication of this document'
 /** Upcoming publications one document may have at once: a queue no account can fill. */
 export const MAX_SCHEDULED_PER_DOCUMENT = 10
 
+const id = z.union([z.string().min(1).max(64), z.number().int().positive()])
+
 const scheduleArgs = z.object({
-  type: z.enum(['publish', 'unpublish']),
-  date: z.iso.datetime({ offset: true }).optional(),
-  deleteID: z.union([z.string().min(1).max(64), z.number().int().positive()]).optional(),
-  doc: z.object({ relationTo: z.string().min(1).max(64), value: z.union([z.string().min(1).max(64), z.number().int().positive()]) }).optional(),
+  type: z.enum(['publish', 'unpublish']).optional(),
+  // The admin sends a Date (React encodes it across the server action); scripts may send ISO text.
+  date: z.union([z.date(), z.iso.datetime({ offset: true }).transform((text) => new Date(text))]).optional(),
+  deleteID: id.optional(),
+  doc: z.object({ relationTo: z.string().min(1).max(64), value: id }).optional(),
   global: z.string().min(1).max(64).optional(),
   localeToPublish: z.string().max(16).optional(),
   timezone: z.string().max(64).optional(),
@@ -23,8 +26,11 @@ type CollectionConfigOf = PayloadRequest['payload']['collections'][keyof Payload
 
 type ScheduleTarget = { doc?: { relationTo: string; value: string | number }; global?: string }
 
-/** The target's scheduled-publication jobs, or one of them by id; access is decided before this is called. */
-async function scheduledJobs(req: PayloadRequest, target: ScheduleTarget, id?: string | number) {
+const sameTarget = (a: ScheduleTarget, b: ScheduleTarget) =>
+  a.global !== undefined ? a.global === b.global : b.global === undefined && a.doc?.relationTo === b.doc?.relationTo && String(a.doc?.value) === String(b.doc?.value)
+
+/** Upcoming scheduled publications (not started, not done): all of them, or the one with `id`. */
+async function upcomingJobs(req: PayloadRequest, id?: string | number) {
   const { docs } = await req.payload.find({
     collection: 'payload-jobs',
     overrideAccess: true,
@@ -40,19 +46,34 @@ async function scheduledJobs(req: PayloadRequest, target: ScheduleTarget, id?: s
       ],
     },
   })
-  return docs.filter((job) => {
-    const input = job.input as ScheduleTarget | undefined
-    return target.global ? input?.global === target.global : String(input?.doc?.value) === String(target.doc?.value) && input?.doc?.relationTo === target.doc?.relationTo
-  })
+  return docs.map((job) => ({ id: job.id, target: (job.input ?? {}) as ScheduleTarget }))
+}
+
+/** Whether the caller may publish `target`: a collection or global with scheduled publishing, and update access with `_status: published`. */
+async function mayPublish(req: PayloadRequest, { doc, global }: ScheduleTarget): Promise<boolean> {
+  const collections: Record<string, { config: CollectionConfigOf } | undefined> = req.payload.collections
+  const collectionConfig = doc && !global ? collections[doc.relationTo]?.config : undefined
+  const globalConfig = global && !doc ? req.payload.config.globals.find(({ slug }) => slug === global) : undefined
+  const entity = collectionConfig ?? globalConfig
+  if (!entity || !hasScheduledPublishEnabled(entity)) return false
+  const permissions = collectionConfig
+    ? await docAccessOperation({ id: doc!.value, collection: { config: collectionConfig } as never, data: { _status: 'published' }, req })
+    : await docAccessOperationGlobal({ globalConfig: globalConfig!, data: { _status: 'published' }, req })
+  return Boolean(permissions.update)
 }
 
 /**
  * Payload's `schedule-publish` admin server function, with the access checks it lacks: upstream
  * (@payloadcms/ui 3.90) only checks that the caller may open the admin, then deletes any job by id
  * and queues a new one with access overridden, so a viewer could cancel editors' publications and
- * fill the queue. Here the caller must be allowed to publish the document (the check Payload's own
- * `get-upcoming-scheduled-publish` makes), a job to delete must be a scheduled publication of that
- * same document, and a document has at most MAX_SCHEDULED_PER_DOCUMENT upcoming ones.
+ * fill the queue. Here:
+ * - cancelling (`deleteID`, what the admin's delete button sends) takes an upcoming scheduled
+ *   publication, of the document named if one is, and the right to publish its document; it
+ *   deletes that job and queues nothing (upstream queued an empty job after every delete);
+ * - scheduling (`type`, `date`, `doc` or `global`) takes the right to publish the document (the
+ *   check Payload's own `get-upcoming-scheduled-publish` makes) and leaves a document at most
+ *   MAX_SCHEDULED_PER_DOCUMENT upcoming publications; upstream's handler then queues it.
+ * Refusals answer `{error}`, as upstream's own failures do: a thrown error would be a 500.
  */
 export const schedulePublishWithAccess: ServerFunction = async (serverArgs) => {
   const req = serverArgs.req as PayloadRequest
@@ -63,24 +84,32 @@ export const schedulePublishWithAccess: ServerFunction = async (serverArgs) => {
   if (!mayOpenAdmin) return { error: NOT_ALLOWED }
   const parsed = scheduleArgs.safeParse(serverArgs)
   if (!parsed.success) return { error: `Cannot schedule this: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}` }
-  const { doc, global, deleteID } = parsed.data
-  const collections: Record<string, { config: CollectionConfigOf } | undefined> = req.payload.collections
-  const collectionConfig = doc && !global ? collections[doc.relationTo]?.config : undefined
-  const globalConfig = global && !doc ? req.payload.config.globals.find(({ slug }) => slug === global) : undefined
-  const entity = collectionConfig ?? globalConfig
-  if (!entity || !hasScheduledPublishEnabled(entity)) return { error: NOT_ALLOWED }
+  const { type, date, deleteID, doc, global, localeToPublish, timezone } = parsed.data
+  const named: ScheduleTarget = { doc, global }
 
-  const permissions = collectionConfig
-    ? await docAccessOperation({ id: doc!.value, collection: { config: collectionConfig } as never, data: { _status: 'published' }, req })
-    : await docAccessOperationGlobal({ globalConfig: globalConfig!, data: { _status: 'published' }, req })
-  if (!permissions.update) return { error: NOT_ALLOWED }
-
-  const target = { doc, global }
-  if (deleteID !== undefined && (await scheduledJobs(req, target, deleteID)).length === 0) return { error: NOT_ALLOWED }
-  if (deleteID === undefined && (await scheduledJobs(req, target)).length >= MAX_SCHEDULED_PER_DOCUMENT) {
-    return { error: `This document already has ${MAX_SCHEDULED_PER_DOCUMENT} scheduled publications` }
+  if (deleteID !== undefined) {
+    const [job] = await upcomingJobs(req, deleteID)
+    if (!job || ((doc || global) && !sameTarget(named, job.target)) || !(await mayPublish(req, job.target))) return { error: NOT_ALLOWED }
+    await req.payload.delete({ collection: 'payload-jobs', id: job.id, overrideAccess: true, req })
+    if (!type) return { message: req.i18n.t('general:success') }
   }
-  return schedulePublishHandler(serverArgs as Parameters<typeof schedulePublishHandler>[0])
+
+  if (!type || !date || !(doc || global)) return { error: 'Cannot schedule this: type, date and a document are needed' }
+  if (!(await mayPublish(req, named))) return { error: NOT_ALLOWED }
+  const upcoming = (await upcomingJobs(req)).filter((job) => sameTarget(named, job.target))
+  if (upcoming.length >= MAX_SCHEDULED_PER_DOCUMENT) return { error: `This document already has ${MAX_SCHEDULED_PER_DOCUMENT} scheduled publications` }
+  type UpstreamArgs = Parameters<typeof schedulePublishHandler>[0]
+  return schedulePublishHandler({
+    ...(serverArgs as UpstreamArgs),
+    type,
+    date,
+    deleteID: undefined,
+    // Checked above: a collection or global with scheduled publishing.
+    doc: doc && ({ relationTo: doc.relationTo, value: String(doc.value) } as UpstreamArgs['doc']),
+    global: global as UpstreamArgs['global'],
+    localeToPublish,
+    timezone,
+  })
 }
 
 /** Admin server functions that replace Payload's own (handleServerFunctions' `serverFunctions`). */

@@ -36,7 +36,7 @@ describe.each(servers())('V12 Files and resources: unknown addresses leave nothi
     const statuses = new Map<number, number>()
     for (let start = 0; start < UNKNOWN_REQUESTS; start += AT_ONCE) {
       await Promise.all(
-        Array.from({ length: AT_ONCE }, async (_, k) => {
+        Array.from({ length: Math.min(AT_ONCE, UNKNOWN_REQUESTS - start) }, async (_, k) => {
           const n = start + k
           const route = n % 3 === 0 ? `/posts/no-such-post-${server.name}-${n}` : `/no-such-page-${server.name}-${n}`
           const response = await call(server, 'anonymous', 'GET', route)
