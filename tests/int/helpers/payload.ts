@@ -13,3 +13,11 @@ export async function startPayload(): Promise<{ payload: Payload; config: Saniti
   const payload = await getPayload({ config })
   return { payload, config }
 }
+
+/** Payload as above behind a real HTTP server: its REST API, and GraphQL at /api/graphql as the app mounts it. */
+export async function startPayloadApi() {
+  const started = await startPayload()
+  const [{ startHttpServer }, { POST }] = await Promise.all([import('./http'), import('@/app/(payload)/api/graphql/route')])
+  const server = await startHttpServer(started.config, { '/api/graphql': POST })
+  return { ...started, baseUrl: server.url, close: server.close }
+}

@@ -1,12 +1,10 @@
-import { GRAPHQL_POST } from '@payloadcms/next/routes'
 import type { Payload } from 'payload'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { startPayloadApi } from '../helpers/payload'
 import { authHeaders, type Role, signedInRoles } from '../helpers/users'
 
 type Caller = 'anonymous' | Role
@@ -123,12 +121,10 @@ async function perform(resource: Resource, operation: Operation, caller: Caller)
 }
 
 beforeAll(async () => {
-  const started = await startPayload()
+  const started = await startPayloadApi()
   payload = started.payload
-  // GraphQL's route handler as the app mounts it at /api/graphql.
-  const server = await startHttpServer(started.config, { '/api/graphql': GRAPHQL_POST(started.config) })
-  baseUrl = server.url
-  closeServer = server.close
+  baseUrl = started.baseUrl
+  closeServer = started.close
   ;({ tokens } = await signedInRoles(payload, baseUrl, `matrix-${process.pid}`))
 })
 

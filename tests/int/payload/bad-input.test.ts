@@ -1,26 +1,23 @@
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 
-import { GRAPHQL_POST } from '@payloadcms/next/routes'
 import type { Payload } from 'payload'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { env } from '@/env'
 
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { startPayloadApi } from '../helpers/payload'
 
 let payload: Payload
 let baseUrl: string
 let closeServer: () => Promise<void>
 
 beforeAll(async () => {
-  const started = await startPayload()
+  const started = await startPayloadApi()
   payload = started.payload
-  const server = await startHttpServer(started.config, { '/api/graphql': GRAPHQL_POST(started.config) })
-  baseUrl = server.url
-  closeServer = server.close
+  baseUrl = started.baseUrl
+  closeServer = started.close
 })
 
 afterAll(async () => {

@@ -1,13 +1,11 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto'
 
-import { GRAPHQL_POST } from '@payloadcms/next/routes'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { User } from '@/payload-types'
 
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { startPayloadApi } from '../helpers/payload'
 import { authHeaders, PASSWORD } from '../helpers/users'
 
 // ASVS 2.1.6 over the REST and GraphQL handlers, as a browser reaches them: changing one's own
@@ -68,11 +66,10 @@ async function workingPassword(email: string) {
 beforeAll(async () => {
   // Read by env() when the config is first imported.
   process.env.TRUST_PROXY = '1'
-  const started = await startPayload()
+  const started = await startPayloadApi()
   payload = started.payload
-  const server = await startHttpServer(started.config, { '/api/graphql': GRAPHQL_POST(started.config) })
-  baseUrl = server.url
-  closeServer = server.close
+  baseUrl = started.baseUrl
+  closeServer = started.close
 })
 
 afterAll(async () => {

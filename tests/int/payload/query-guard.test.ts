@@ -1,11 +1,9 @@
-import { GRAPHQL_POST } from '@payloadcms/next/routes'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { startPayloadApi } from '../helpers/payload'
 import { authHeaders, signedInRoles } from '../helpers/users'
 
 let payload: Payload
@@ -16,11 +14,10 @@ const tag = `guard${process.pid}${Date.now()}`
 const fixture = { category: 0 as number | string, post: 0 as number | string, page: 0 as number | string, postTitle: `Guarded post ${tag}`, categoryTitle: `Guarded category ${tag}` }
 
 beforeAll(async () => {
-  const started = await startPayload()
+  const started = await startPayloadApi()
   payload = started.payload
-  const server = await startHttpServer(started.config, { '/api/graphql': GRAPHQL_POST(started.config) })
-  baseUrl = server.url
-  closeServer = server.close
+  baseUrl = started.baseUrl
+  closeServer = started.close
   adminToken = (await signedInRoles(payload, baseUrl, tag)).tokens.admin
   const category = await payload.create({ collection: 'categories', data: { title: fixture.categoryTitle, slug: `cat-${tag}` } })
   const post = await payload.create({
