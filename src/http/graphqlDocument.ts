@@ -148,6 +148,36 @@ export function checkGraphqlVariables(variables: unknown, limits: GraphqlDocumen
   }
 }
 
+/**
+ * Throws GraphqlDocumentRefused when the JSON text `body` nests deeper, or holds more values
+ * (containers and list or member separators), than the variables limits allow, with a little room
+ * for the body's own envelope. One pass over the characters, before JSON.parse: parsing a 1 MB body
+ * nested 100,000 deep alone took ~75 ms.
+ */
+export function checkJsonBodyShape(body: string, limits: GraphqlDocumentLimits = GRAPHQL_DOCUMENT_LIMITS): void {
+  const maxDepth = limits.variableDepth + 3
+  const maxValues = limits.variableValues + 100
+  let depth = 0
+  let values = 0
+  let inString = false
+  for (let i = 0; i < body.length; i++) {
+    const code = body.charCodeAt(i)
+    if (inString) {
+      if (code === 0x5c) i++
+      else if (code === 0x22) inString = false
+      continue
+    }
+    if (code === 0x22) inString = true
+    else if (code === 0x7b || code === 0x5b) {
+      depth++
+      values++
+      if (depth > maxDepth) throw new GraphqlDocumentRefused(`The variables nest deeper than ${limits.variableDepth} levels`)
+    } else if (code === 0x7d || code === 0x5d) depth--
+    else if (code === 0x2c) values++
+    if (values > maxValues) throw new GraphqlDocumentRefused(`The variables hold more than ${limits.variableValues} values`)
+  }
+}
+
 /** The query and variables of a GraphQL-over-HTTP JSON body, if it is one; anything else is graphql-http's to refuse. */
 export function operationOfBody(body: string): { query: string; variables: unknown } | undefined {
   try {

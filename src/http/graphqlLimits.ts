@@ -1,5 +1,5 @@
 import { HttpError, errorResponse } from './errors'
-import { GraphqlDocumentRefused, checkGraphqlDocument, checkGraphqlVariables, operationOfBody } from './graphqlDocument'
+import { GraphqlDocumentRefused, checkGraphqlDocument, checkGraphqlVariables, checkJsonBodyShape, operationOfBody } from './graphqlDocument'
 
 /**
  * Payload's GraphQL handler behind the document limits (`checkGraphqlDocument`, `checkGraphqlVariables`): a document over
@@ -10,15 +10,16 @@ export function withGraphqlDocumentLimits<Args extends unknown[]>(handler: (requ
   return async (request: Request, ...args: Args): Promise<Response> => {
     if (request.method !== 'POST' || !request.body) return handler(request, ...args)
     const body = await request.text()
-    const operation = operationOfBody(body)
-    if (operation) {
-      try {
+    try {
+      checkJsonBodyShape(body)
+      const operation = operationOfBody(body)
+      if (operation) {
         checkGraphqlDocument(operation.query)
         checkGraphqlVariables(operation.variables)
-      } catch (error) {
-        if (error instanceof GraphqlDocumentRefused) return errorResponse(new HttpError(400, error.message), request)
-        throw error
       }
+    } catch (error) {
+      if (error instanceof GraphqlDocumentRefused) return errorResponse(new HttpError(400, error.message), request)
+      throw error
     }
     return handler(new Request(request, { body } as RequestInit), ...args)
   }

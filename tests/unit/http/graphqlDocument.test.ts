@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { GRAPHQL_DOCUMENT_LIMITS, GraphqlDocumentRefused, checkGraphqlDocument, checkGraphqlVariables, operationOfBody } from '@/http/graphqlDocument'
+import { GRAPHQL_DOCUMENT_LIMITS, GraphqlDocumentRefused, checkGraphqlDocument, checkGraphqlVariables, checkJsonBodyShape, operationOfBody } from '@/http/graphqlDocument'
 
 const refused = (query: string) => {
   try {
@@ -93,6 +93,20 @@ describe('checkGraphqlVariables', () => {
 
   it('refuses variables with more values than the limit', () => {
     expect(() => checkGraphqlVariables({ where: { or: Array.from({ length: 4_000 }, (_, i) => ({ email: { equals: `x${i}` } })) } })).toThrow(/more than 10000 values/)
+  })
+})
+
+describe('checkJsonBodyShape', () => {
+  const body = (variables: string) => `{"query":"query ($w: User_where) { Users(where: $w) { totalDocs } }","variables":${variables}}`
+
+  it('passes the bodies scripts send, brackets and commas inside strings aside', () => {
+    expect(() => checkJsonBodyShape(body('{"w":{"and":[{"id":{"in":[1,2,3]}}]}}'))).not.toThrow()
+    expect(() => checkJsonBodyShape(body(`{"w":{"title":{"like":"${'[{,'.repeat(20_000)}\\"]"}}}}`))).not.toThrow()
+  })
+
+  it('refuses deep nesting and wide lists before any parse', () => {
+    expect(() => checkJsonBodyShape(body(`{"w":${'{"and":['.repeat(100_000)}{}${']}'.repeat(100_000)}}`))).toThrow(/nest deeper/)
+    expect(() => checkJsonBodyShape(body(`{"w":{"or":[${Array.from({ length: 12_000 }, (_, i) => `{"id":{"equals":${i}}}`).join(',')}]}}`))).toThrow(/values/)
   })
 })
 
