@@ -21,6 +21,8 @@ const limitersFor = (policy: LimitPolicy) => ({
 /** The caller's identity: its socket address, or with TRUST_PROXY=N the address N proxies reported. */
 export const callerOf = (headers: Headers) => clientKey(headers, { trustedProxyHops: env().TRUST_PROXY, remoteAddress: peerAddressOf(headers) })
 
+const tooMany = (refused: RateLimitResult) => new HttpError(429, 'Too many requests; try again later', rateLimitHeaders(refused))
+
 /**
  * Spends one request of the caller's budget, then, only if the caller's own limit admitted it, one
  * of the overall budget: a client over its own limit spends nothing that others share, so one
@@ -28,11 +30,12 @@ export const callerOf = (headers: Headers) => clientKey(headers, { trustedProxyH
  */
 export async function enforceRateLimit(request: Request, policy: LimitPolicy): Promise<Record<string, string>> {
   const { client, overall } = limitersFor(policy)
-  const mine = await client.consume(callerOf(request.headers))
+  const caller = callerOf(request.headers)
+  const mine = await client.consume(caller)
   if (!mine.allowed) throw tooMany(mine)
   const all = await overall.consume('all')
-  if (!all.allowed) throw tooMany(all)
-  return rateLimitHeaders(mine)
+  if (all.allowed) return rateLimitHeaders(mine)
+  // Refused for everyone's ceiling, not the caller's own: it keeps what it spent.
+  await client.refund(caller)
+  throw tooMany(all)
 }
-
-const tooMany = (refused: RateLimitResult) => new HttpError(429, 'Too many requests; try again later', rateLimitHeaders(refused))
