@@ -24,9 +24,9 @@ import { env } from '@/env'
 import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
-import { gatewayKeyWarning } from '@/utilities/ai'
-import { addRequestIdToError, quietRefusals, REFUSAL_LOGGING_LEVELS } from '@/utilities/refusal'
-import { currentRequestId } from '@/http/requestContext'
+import { gatewayKeyWarning } from '@/ai/settings'
+import { addRequestIdToError, quietRefusals, REFUSAL_LOGGING_LEVELS } from '@/hooks/refusal'
+import { currentRequestId } from '@/server/requestContext'
 import { guardQueryInput } from '@/hooks/guardQueryInput'
 import { malformedRequestIs400 } from '@/hooks/malformedRequest'
 import { sharpWithPixelLimit } from '@/collections/Media/imageUpload'
@@ -42,7 +42,7 @@ export default buildConfig({
   editor: lexicalEditor(),
   // Decoded pixels capped below sharp's default 268 Mpx (the Media hook refuses larger images before this).
   sharp: sharpWithPixelLimit,
-  // Every line logged while a request is handled carries its id (src/utilities/requestContext.ts).
+  // Every line logged while a request is handled carries its id (src/server/requestContext.ts).
   logger: { options: { level: settings.LOG_LEVEL, mixin: () => ({ requestId: currentRequestId() }), hooks: { logMethod: quietRefusals } } },
   loggingLevels: REFUSAL_LOGGING_LEVELS,
   hooks: { afterError: [addRequestIdToError] },

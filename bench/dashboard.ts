@@ -30,7 +30,7 @@ import autocannon from 'autocannon'
 import { chromium, type Browser } from 'playwright-core'
 
 import { bundledBasemapJson } from '../src/map/bundledBasemap'
-import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '../src/layers/tileFeatures'
+import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '../src/layers/shared/tileFeatures'
 import { offlineStyle } from '../src/map/style'
 import { buildProduction } from '../scripts/build'
 import { migrate, startProcess, stopAll, waitForUrl } from '../scripts/processes'

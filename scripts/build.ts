@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-import { MANIFEST_FILE, PRECOMPRESSED_DIR } from '../src/http/precompressed'
+import { MANIFEST_FILE, PRECOMPRESSED_DIR } from '../src/server/precompressed'
 
 import { precompressAssets } from './precompress'
 import { runToEnd } from './processes'

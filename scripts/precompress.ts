@@ -2,7 +2,7 @@
  * The build's last step: every static file the standalone server sends (Next's `/_next/static`,
  * MapLibre's worker, the bundled basemap) compressed once, with brotli at its best and gzip at
  * level 9, into `.next/precompressed` with a manifest the server hook reads at start
- * (src/http/precompressed.ts).
+ * (src/server/precompressed.ts).
  */
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -13,7 +13,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 
 import pLimit from 'p-limit'
 
-import { type Encoding, ENCODINGS, MANIFEST_FILE, PRECOMPRESSED_DIR, type PrecompressedManifest } from '../src/http/precompressed'
+import { type Encoding, ENCODINGS, MANIFEST_FILE, PRECOMPRESSED_DIR, type PrecompressedManifest } from '../src/server/precompressed'
 import { BUNDLED_BASEMAP_HEADERS, bundledBasemapJson } from '../src/map/bundledBasemap'
 import { NATURAL_EARTH_URL } from '../src/map/style'
 import { MAPLIBRE_WORKER_FILE, MAPLIBRE_WORKER_HEADERS, MAPLIBRE_WORKER_PATH } from '../src/map/worker'

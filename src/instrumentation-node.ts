@@ -1,7 +1,7 @@
 import { shareRevalidatedTags } from './cache'
 import { type Env, exposureWarning, InvalidEnvironmentError, parseEnv } from './env'
-import { revalidatedTags } from './services'
-import { installServerHooks } from './utilities/serverHooks'
+import { revalidatedTags } from './server/services'
+import { installEdge } from './server/edge'
 
 /** A bad setting stops the server before it serves anything. */
 function checkEnvironment(): Env {
@@ -22,7 +22,7 @@ export async function startNodeServer() {
   const settings = checkEnvironment()
   const warning = exposureWarning(settings)
   if (warning) console.warn(`⚠ ${warning}`)
-  await installServerHooks({
+  await installEdge({
     https: settings.PUBLIC_SERVER_URL.startsWith('https:'),
     trustedProxyHops: settings.TRUST_PROXY,
     requestTimeoutSeconds: settings.REQUEST_TIMEOUT_SECONDS,

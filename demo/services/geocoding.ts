@@ -1,7 +1,7 @@
 import { type RecordedRequest, startStandIn } from './requests'
 
 /**
- * A local stand-in for the OpenCage forward geocoding API, used by the tests and by `npm run demo` (see src/proxies/geocoding.ts for the
+ * A local stand-in for the OpenCage forward geocoding API, used by the tests and by `npm run demo` (see src/upstreams/geocoding.ts for the
  * documented shape): `GET /geocode/v1/json?q&key&limit…`, with OpenCage's error envelope.
  * Every request is recorded. `mode` switches the behaviour at any time:
  *

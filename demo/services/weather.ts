@@ -1,7 +1,7 @@
 import { type RecordedRequest, startStandIn } from './requests'
 
 /**
- * A local stand-in for the OpenWeatherMap current weather API, used by the tests and by `npm run demo` (see src/proxies/weather.ts for the
+ * A local stand-in for the OpenWeatherMap current weather API, used by the tests and by `npm run demo` (see src/upstreams/weather.ts for the
  * documented shape): `GET /data/2.5/weather?lat&lon&appid&units=metric`, with its error bodies.
  * Every request is recorded. `mode` switches the behaviour at any time:
  *

@@ -2,7 +2,7 @@ import Link from 'next/link'
 
 import { validateSafeUrl } from '@/fields/link'
 import type { Page, Post } from '@/payload-types'
-import { pagePath } from '@/utilities/sitePaths'
+import { pagePath } from '@/site/paths'
 
 export type CmsLinkData = {
   type?: 'reference' | 'custom' | null

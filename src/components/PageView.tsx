@@ -3,9 +3,9 @@ import { notFound } from 'next/navigation'
 import { RenderBlocks } from '@/blocks/RenderBlocks'
 import { CitySwitcher } from '@/components/dashboard/CitySwitcher'
 import { DashboardProvider } from '@/components/dashboard/DashboardProvider'
-import { loadDashboard } from '@/layers/dashboard'
-import { findPage } from '@/utilities/queries'
-import { HOME_SLUG } from '@/utilities/sitePaths'
+import { loadDashboard } from '@/layers/entry/dashboard'
+import { findPage } from '@/site/queries'
+import { HOME_SLUG } from '@/site/paths'
 
 export async function PageView({ slug, draft }: { slug: string; draft: boolean }) {
   const page = await findPage(slug, draft)

@@ -2,7 +2,7 @@ import type { SerializedEditorState } from '@payloadcms/richtext-lexical/lexical
 import { type JSXConvertersFunction, LinkJSXConverter, RichText as LexicalRichText } from '@payloadcms/richtext-lexical/react'
 
 import { validateSafeUrl } from '@/fields/link'
-import { pagePath } from '@/utilities/sitePaths'
+import { pagePath } from '@/site/paths'
 
 type LinkNode = { fields: { doc?: { relationTo?: string; value?: unknown } | null } }
 

@@ -8,7 +8,7 @@ import {
   type Payload,
 } from 'payload'
 
-import { Refusal } from '@/utilities/refusal'
+import { Refusal } from '@/hooks/refusal'
 
 import type { QueryableCollection, QuerySchema } from './queryTargets'
 import { containsNul, MAX_NUMERIC_ID, whereProblem } from './whereQuery'

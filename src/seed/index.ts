@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import type { MapLayer } from '@/payload-types'
-import { HOME_SLUG } from '@/utilities/sitePaths'
+import { HOME_SLUG } from '@/site/paths'
 
 import { richText } from './richText'
 

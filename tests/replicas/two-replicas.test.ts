@@ -130,7 +130,7 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
 
     const read = await fetch(`${replicas.b.baseUrl}/api/map-layers/${layerId}?depth=0`)
     expect(((await read.json()) as { name: string }).name).toBe('replicas after save')
-    // Layer data follows within the layer documents' 5 s in-process cache (src/layers/service.ts), loaded once.
+    // Layer data follows within the layer documents' 5 s in-process cache (src/layers/entry/records.ts), loaded once.
     const before = entityRequestsOf().length
     const newShape = async (server: AppServer) => {
       const answer = await features(server, layerId)

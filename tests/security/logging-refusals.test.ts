@@ -5,7 +5,7 @@ import { Forbidden, UnauthorizedError } from 'payload'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 
-import { Refusal, quietRefusals } from '@/utilities/refusal'
+import { Refusal, quietRefusals } from '@/hooks/refusal'
 
 /** A pino logger with the project's hook, and the lines it wrote. */
 function logger() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { GRAPHQL_DOCUMENT_LIMITS } from '@/http/graphqlDocument'
+import { GRAPHQL_DOCUMENT_LIMITS } from '@/server/graphqlDocument'
 
 import { call, expectRefusal, servers } from './http'
 

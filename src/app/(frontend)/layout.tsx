@@ -1,12 +1,12 @@
 import type { Metadata } from 'next'
-import { canSeeDrafts } from '@/utilities/draftAccess'
+import { canSeeDrafts } from '@/site/draftAccess'
 import type React from 'react'
 
 import { LivePreviewListener } from '@/components/LivePreviewListener'
 import { env } from '@/env'
 import { Footer } from '@/globals/Footer/Component'
 import { Header } from '@/globals/Header/Component'
-import { findGlobal } from '@/utilities/queries'
+import { findGlobal } from '@/site/queries'
 
 import './globals.css'
 

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next'
 
 import { PageView } from '@/components/PageView'
-import { pageMetadata } from '@/utilities/pageMetadata'
-import { canSeeDrafts } from '@/utilities/draftAccess'
-import { HOME_SLUG } from '@/utilities/sitePaths'
+import { pageMetadata } from '@/site/metadata'
+import { canSeeDrafts } from '@/site/draftAccess'
+import { HOME_SLUG } from '@/site/paths'
 
 // Prerendered; purged on publish and re-rendered at most every minute, so inlined city data stays recent.
 export const revalidate = 60

@@ -2,7 +2,7 @@
 
 import { availableFeatures, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { bySeverity, isAtLeast } from '@/alerts/levels'
-import { alertsOf } from '@/layers/summary'
+import { alertsOf } from '@/layers/shared/summary'
 import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
 
 /** The alerts that fire now on the block's layers (rules evaluated on the server), most severe first. */

@@ -2,7 +2,7 @@
 
 import { usePageCity } from '@/components/dashboard/DashboardProvider'
 import { HistoryChart } from '@/components/history/HistoryChart'
-import type { HistoryAggregation, HistoryWindow } from '@/layers/historyData'
+import type { HistoryAggregation, HistoryWindow } from '@/layers/shared/history'
 import type { ChartBlock as ChartBlockData } from '@/payload-types'
 
 /** A layer's history (aggregated, or one place's) over a window, with its table twin and CSV. */

@@ -1,7 +1,7 @@
 import type { Block, SelectFieldSingleValidation, TextFieldManyValidation } from 'payload'
 
 import { cityField, layersField } from '@/fields/dashboard'
-import { historyAggregations, historyWindows } from '@/layers/historyData'
+import { historyAggregations, historyWindows } from '@/layers/shared/history'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE } from '@/ngsi'
 
 const AGGREGATION_LABELS = { avg: 'Average per period', min: 'Minimum per period', max: 'Maximum per period', raw: 'Every reading (one place only)' }

@@ -5,8 +5,8 @@ import { useMemo } from 'react'
 import { hasWholeSet, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { useHistory } from '@/components/history/HistoryChart'
-import type { HistoryAggregation } from '@/layers/historyData'
-import { featureName, formatNumber, measure, type Statistic, statisticKey, trendOf } from '@/layers/summary'
+import type { HistoryAggregation } from '@/layers/shared/history'
+import { featureName, formatNumber, measure, type Statistic, statisticKey, trendOf } from '@/layers/shared/summary'
 import type { KpiCardBlock as KpiCardBlockData } from '@/payload-types'
 
 const ARROWS = { up: '▲', down: '▼', flat: '▶' } as const

@@ -1,7 +1,7 @@
 import type { Block, TextFieldSingleValidation } from 'payload'
 
 import { cityField, layersField, validateAttributeName } from '@/fields/dashboard'
-import { STATISTICS } from '@/layers/summary'
+import { STATISTICS } from '@/layers/shared/summary'
 
 export const KpiCardBlock: Block = {
   slug: 'kpiCard',

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from 'react'
 
-import type { GeocodeResult } from '@/proxies'
+import type { GeocodeResult } from '@/upstreams'
 
 type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'results'; results: GeocodeResult[] } | { kind: 'error'; message: string }
 

@@ -27,13 +27,13 @@ import {
 
 import { useDashboard } from '@/components/dashboard/DashboardProvider'
 import { EntityHistory } from '@/components/history/EntityHistory'
-import { displayValue, featureName, observedAgo } from '@/layers/summary'
-import { featureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/tileFeatures'
+import { displayValue, featureName, observedAgo } from '@/layers/shared/summary'
+import { featureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/shared/tileFeatures'
 import { ALERT_OUTLINES, MARKER_SHAPE_PX, markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
 import { MAPLIBRE_WORKER_URL } from '@/map/worker'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
 import type { Feature } from '@/ngsi'
-import type { DashboardLayer } from '@/layers/types'
+import type { DashboardLayer } from '@/layers/shared/types'
 
 import { ALERT_COLOURS } from './colours'
 

@@ -2,7 +2,7 @@ import { draftMode } from 'next/headers'
 
 import { env } from '@/env'
 import type { WeatherNowBlock as WeatherNowBlockData } from '@/payload-types'
-import { findGlobal } from '@/utilities/queries'
+import { findGlobal } from '@/site/queries'
 
 import { WeatherPanel } from './WeatherPanel'
 

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react'
 
 import { usePageCity } from '@/components/dashboard/DashboardProvider'
-import type { WeatherReport } from '@/proxies'
+import type { WeatherReport } from '@/upstreams'
 
 type City = { name: string; tenant: string; latitude: number; longitude: number }
 

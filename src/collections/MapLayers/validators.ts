@@ -1,6 +1,6 @@
 import { env } from '@/env'
 import { ENTITY_TYPE, ENTITY_TYPE_RULE, TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
-import { outboundUrlProblem } from '@/utilities/outboundUrl'
+import { outboundUrlProblem } from '@/server/outboundUrl'
 
 type Validation = (value: unknown) => true | string
 

@@ -1,7 +1,7 @@
 import type { CollectionBeforeOperationHook, SharpDependency } from 'payload'
 import sharp from 'sharp'
 
-import { Refusal } from '@/utilities/refusal'
+import { Refusal } from '@/hooks/refusal'
 
 /**
  * Most pixels an uploaded image may decode to (width × height × frames). Payload decodes the whole

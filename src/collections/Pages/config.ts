@@ -5,7 +5,7 @@ import { pageBlocks } from '@/blocks'
 import { seoTab } from '@/fields/seoTab'
 import { slugField } from '@/fields/slug'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
-import { previewPath } from '@/utilities/sitePaths'
+import { previewPath } from '@/site/paths'
 
 import { revalidatePage, revalidatePageDelete } from './hooks/revalidatePage'
 

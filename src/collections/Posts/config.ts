@@ -5,7 +5,7 @@ import { isMember, isStaff, memberAdmin, publishedOrMember } from '@/access'
 import { draftWithAiField } from '@/collections/AiDrafts/fields'
 import { seoTab } from '@/fields/seoTab'
 import { slugField } from '@/fields/slug'
-import { previewPath } from '@/utilities/sitePaths'
+import { previewPath } from '@/site/paths'
 
 import { populateAuthors } from './hooks/populateAuthors'
 import { revalidatePost, revalidatePostDelete } from './hooks/revalidatePost'

@@ -2,7 +2,7 @@ import { pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
 
 import type { RateLimiter } from '@/rate-limit'
-import { rateLimiter } from '@/services'
+import { rateLimiter } from '@/server/services'
 
 /**
  * Sign-in and sign-up budgets (rate-limiter-flexible's login-protection pattern). Failed sign-ins

@@ -2,8 +2,8 @@
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 
-import { ALERT_PREVIEW_LIMIT, type LayerPreview, type SortDirection, snapshotKey, statisticKey } from '@/layers/summary'
-import type { DashboardData, DashboardLayer, LayerMeta, LayerSnapshot } from '@/layers/types'
+import { ALERT_PREVIEW_LIMIT, type LayerPreview, type SortDirection, snapshotKey, statisticKey } from '@/layers/shared/summary'
+import type { DashboardData, DashboardLayer, LayerMeta, LayerSnapshot } from '@/layers/shared/types'
 import type { Feature } from '@/ngsi'
 
 export type LayerState = {

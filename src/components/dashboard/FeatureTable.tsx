@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState } from 'react'
 
 import { EntityHistory } from '@/components/history/EntityHistory'
-import { displayValue, featureName, sortFeatures } from '@/layers/summary'
+import { displayValue, featureName, sortFeatures } from '@/layers/shared/summary'
 import type { Feature } from '@/ngsi'
 
 import type { TableSort } from './DashboardProvider'

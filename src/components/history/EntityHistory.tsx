@@ -3,8 +3,8 @@
 import Link from 'next/link'
 import { useState } from 'react'
 
-import { entityHistoryPath } from '@/layers/historyData'
-import { featureName } from '@/layers/summary'
+import { entityHistoryPath } from '@/layers/shared/history'
+import { featureName } from '@/layers/shared/summary'
 import type { Feature } from '@/ngsi'
 
 import { HistoryChart } from './HistoryChart'

@@ -2,7 +2,7 @@ import type { GlobalConfig } from 'payload'
 
 import { anyone, isStaff } from '@/access'
 import { linkArray, validateSafeUrl } from '@/fields/link'
-import { purgeAllPages } from '@/utilities/revalidate'
+import { purgeAllPages } from '@/site/revalidate'
 
 export const Footer: GlobalConfig = {
   slug: 'footer',

@@ -2,7 +2,7 @@ import type { GlobalConfig } from 'payload'
 
 import { anyone, isStaff } from '@/access'
 import { linkArray } from '@/fields/link'
-import { purgeAllPages } from '@/utilities/revalidate'
+import { purgeAllPages } from '@/site/revalidate'
 
 export const Header: GlobalConfig = {
   slug: 'header',

@@ -3,10 +3,10 @@ import type { GlobalConfig } from 'payload'
 import { anyone, isAdmin, userIsStaff } from '@/access'
 import { parseModelList } from '@/ai/gateway/models'
 import { taskNames } from '@/ai/tasks/names'
-import { DEFAULT_DAILY_AI_BUDGET } from '@/utilities/aiBudget'
+import { DEFAULT_DAILY_AI_BUDGET } from '@/ai/budget'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { BASEMAP_TIMEOUT_MS, validateBasemapUrl } from '@/map/style'
-import { purgeAllPages } from '@/utilities/revalidate'
+import { purgeAllPages } from '@/site/revalidate'
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 
 import { handleEndpoints, type SanitizedConfig } from 'payload'
 
-import { PEER_ADDRESS_HEADER } from '@/http/requestContext'
+import { PEER_ADDRESS_HEADER } from '@/server/requestContext'
 
 // `never` so a handler typed for its own params (e.g. `{ id: string }`) fits; the matcher supplies them.
 export type RouteHandler = (request: Request, context: { params: Promise<never> }) => Promise<Response>
@@ -51,7 +51,7 @@ export async function startHttpServer(
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
       }
-      // As the server hook does in production (src/utilities/serverHooks.ts): the socket's address, never the client's word.
+      // As the server hook does in production (src/server/edge.ts): the socket's address, never the client's word.
       headers.set(PEER_ADDRESS_HEADER, incoming.socket.remoteAddress ?? '')
       const request = new Request(url, {
         method: incoming.method,

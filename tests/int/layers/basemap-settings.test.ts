@@ -2,7 +2,7 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Page } from '@/payload-types'
-import type { DashboardData } from '@/layers/types'
+import type { DashboardData } from '@/layers/shared/types'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { startPayload } from '../helpers/payload'
@@ -24,7 +24,7 @@ beforeAll(async () => {
   process.env.NGSI_LD_BROKER_URL = broker.url
   process.env.NGSI_LD_TENANT = ''
   ;({ payload } = await startPayload())
-  ;({ loadDashboard } = await import('@/layers/dashboard'))
+  ;({ loadDashboard } = await import('@/layers/entry/dashboard'))
 })
 
 afterAll(async () => {

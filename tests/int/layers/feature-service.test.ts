@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { closeRedisClient, createCache, createRedisClient } from '@/cache'
-import { createLayerFeatureService, type LayerSpec } from '@/layers/features'
+import { createLayerFeatureService, type LayerSpec } from '@/layers/server/features'
 import { createNgsiClient } from '@/ngsi'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'

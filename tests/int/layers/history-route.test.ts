@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { History } from '@/layers/historyData'
+import type { History } from '@/layers/shared/history'
 
 import { HOSTILE_NAME } from '../../../demo/broker/data'
 import type { DemoBroker } from '../../../demo/broker/server'

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { closeRedisClient, createCache, createRedisClient } from '@/cache'
-import { createLayerFeatureService, type LayerBody, type LayerSpec } from '@/layers/features'
+import { createLayerFeatureService, type LayerBody, type LayerSpec } from '@/layers/server/features'
 import { createNgsiClient, NgsiError } from '@/ngsi'
 
 import { sendJson, startServer, type TestServer } from '../../unit/ngsi/helpers'

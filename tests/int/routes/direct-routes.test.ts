@@ -3,7 +3,7 @@ import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 
-import { directRouteFor, directRouteTemplates } from '@/http/directRoutes'
+import { directRouteFor, directRouteTemplates } from '@/server/directRoutes'
 
 // The server hook answers these routes without Next once loaded: each must register the path Next serves it at.
 describe('Pages API routes served directly', () => {

@@ -63,7 +63,7 @@ afterAll(async () => {
 
 /** The connections Redis sees under the app's client name. */
 async function appConnections(): Promise<number> {
-  const { redisClientName } = await import('@/services')
+  const { redisClientName } = await import('@/server/services')
   const list = (await inspector.client('LIST')) as string
   return list.split('\n').filter((line) => line.split(' ').includes(`name=${redisClientName()}`)).length
 }
@@ -88,7 +88,7 @@ describe('one Redis connection per process', () => {
     })
 
     // A page's dashboard data, as a render loads it (layer cache).
-    const { loadDashboard } = await import('@/layers/dashboard')
+    const { loadDashboard } = await import('@/layers/entry/dashboard')
     const dashboard = await loadDashboard(page, { draft: false })
     expect(Object.values(dashboard!.initial)[0]).toMatchObject({ status: 'preview' })
     // The features route (same layer cache, other bundle in production).
@@ -105,7 +105,7 @@ describe('one Redis connection per process', () => {
     expect(asked.status).toBeLessThan(300)
     await signedInRoles(payload, baseUrl, `redis${Date.now()}`)
 
-    const { redisConnection } = await import('@/services')
+    const { redisConnection } = await import('@/server/services')
     expect(redisConnection()?.status).toBe('ready')
     expect(await appConnections()).toBe(1)
   })

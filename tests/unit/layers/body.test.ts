@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 
 import type { AlertRule } from '@/alerts'
-import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, rewriteBody } from '@/layers/body'
+import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, rewriteBody } from '@/layers/server/body'
 import { type Feature, normalizeEntity, type NormalizedEntity, toFeatureCollection } from '@/ngsi'
 
 // The streaming encoder: pages in, one gzipped GeoJSON body out, equal to what a whole-set

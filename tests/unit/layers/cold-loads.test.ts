@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { createMemoryCache } from '@/cache'
-import { createLayerFeatureService, type LayerSpec } from '@/layers/features'
+import { createLayerFeatureService, type LayerSpec } from '@/layers/server/features'
 import { createNgsiClient } from '@/ngsi'
 
 import { delay, sendJson, startServer, type TestServer } from '../ngsi/helpers'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { alignReadings, createPeriodTotals, HISTORY_WINDOWS, windowBounds } from '@/layers/history'
+import { alignReadings, createPeriodTotals, HISTORY_WINDOWS, windowBounds } from '@/layers/server/history'
 import { createNgsiClient, type NgsiClient } from '@/ngsi'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'

@@ -13,7 +13,7 @@ import {
   sortFeatures,
   statisticKey,
   trendOf,
-} from '@/layers/summary'
+} from '@/layers/shared/summary'
 import type { Feature } from '@/ngsi'
 
 const feature = (id: string, properties: Feature['properties'], coordinates = [-3.8, 43.46]): Feature => ({

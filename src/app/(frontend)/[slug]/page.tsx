@@ -1,9 +1,9 @@
 import type { Metadata } from 'next'
 
 import { PageView } from '@/components/PageView'
-import { pageMetadata } from '@/utilities/pageMetadata'
-import { listPublishedPageSlugs } from '@/utilities/queries'
-import { canSeeDrafts } from '@/utilities/draftAccess'
+import { pageMetadata } from '@/site/metadata'
+import { listPublishedPageSlugs } from '@/site/queries'
+import { canSeeDrafts } from '@/site/draftAccess'
 
 // Prerendered; purged on publish and re-rendered at most every minute, so inlined city data stays recent.
 export const revalidate = 60

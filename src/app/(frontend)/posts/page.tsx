@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import Link from 'next/link'
 
-import { listPublishedPosts } from '@/utilities/queries'
+import { listPublishedPosts } from '@/site/queries'
 
 export const revalidate = 300
 

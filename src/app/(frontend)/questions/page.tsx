@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 
 import type { Question } from '@/payload-types'
-import { findGlobal, payloadClient } from '@/utilities/queries'
+import { findGlobal, payloadClient } from '@/site/queries'
 
 import { AskQuestionForm } from './AskQuestionForm'
 

@@ -1,8 +1,8 @@
 import { env } from '@/env'
-import { geocode, geocodeCacheKey, geocodeQuerySchema, type GeocodeResponse } from '@/proxies'
-import { withErrorHandling } from '@/http/errors'
-import { proxyCache } from '@/services'
-import { enforceRateLimit } from '@/http/rateLimit'
+import { geocode, geocodeCacheKey, geocodeQuerySchema, type GeocodeResponse } from '@/upstreams'
+import { withErrorHandling } from '@/server/errors'
+import { proxyCache } from '@/server/services'
+import { enforceRateLimit } from '@/server/rateLimit'
 
 export const dynamic = 'force-dynamic'
 

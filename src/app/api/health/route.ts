@@ -1,9 +1,9 @@
 import { env } from '@/env'
 import { userIsMember } from '@/access'
 import { createHealthCheck, withoutVersions } from '@/health/check'
-import { brokerClient } from '@/services'
-import { withErrorHandling } from '@/http/errors'
-import { payloadClient } from '@/utilities/queries'
+import { brokerClient } from '@/server/services'
+import { withErrorHandling } from '@/server/errors'
+import { payloadClient } from '@/site/queries'
 import { APP_VERSION } from '@/version'
 
 export const dynamic = 'force-dynamic'

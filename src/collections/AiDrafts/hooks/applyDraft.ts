@@ -7,7 +7,7 @@ import type { AiDraft } from '@/payload-types'
 import { findField } from '../fieldSettings'
 import { documentId, findTarget, type DraftTarget } from '../targets'
 import { updateSearchKeywords } from '../searchKeywords'
-import { Refusal } from '@/utilities/refusal'
+import { Refusal } from '@/hooks/refusal'
 
 /** A new draft version of the target; its published version, if any, is left as it was. */
 async function writeDraftVersion(rule: DraftTarget, id: string | number, text: string, req: PayloadRequest) {

@@ -7,7 +7,7 @@ import type { AiDraft } from '@/payload-types'
 
 import { NEXT_STATUSES } from '../status'
 import { applyDraft } from './applyDraft'
-import { Refusal } from '@/utilities/refusal'
+import { Refusal } from '@/hooks/refusal'
 
 // Written when the draft is created and never changed by whoever saves it afterwards.
 const FIXED_FIELDS = ['task', 'model', 'failedModels', 'prompt', 'target', 'input', 'requiresApproval'] as const

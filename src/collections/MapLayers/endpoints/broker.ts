@@ -4,8 +4,8 @@ import { z } from 'zod'
 import { userIsStaff } from '@/access'
 import { attributeNameSchema, entityTypeSchema, tenantSchema } from '@/ngsi/names'
 import { NgsiError } from '@/ngsi'
-import { brokerClient } from '@/services'
-import { HttpError, withErrorHandling } from '@/http/errors'
+import { brokerClient } from '@/server/services'
+import { HttpError, withErrorHandling } from '@/server/errors'
 
 // Discovery for the admin layer editor. Staff only: it reveals what the broker holds.
 

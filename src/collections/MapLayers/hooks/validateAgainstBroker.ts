@@ -1,7 +1,7 @@
 import { type CollectionBeforeChangeHook, ValidationError } from 'payload'
 
 import { NgsiError } from '@/ngsi'
-import { brokerClient } from '@/services'
+import { brokerClient } from '@/server/services'
 
 import { validContextUrl, validEntityType, validTenant } from '../validators'
 

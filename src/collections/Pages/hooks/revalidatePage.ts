@@ -1,8 +1,8 @@
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook } from 'payload'
 
 import type { Page } from '@/payload-types'
-import { purgePaths, purgeTag } from '@/utilities/revalidate'
-import { pagePath } from '@/utilities/sitePaths'
+import { purgePaths, purgeTag } from '@/site/revalidate'
+import { pagePath } from '@/site/paths'
 
 /** Citizens' pages are prerendered: publishing, unpublishing or renaming one purges its path. */
 export const revalidatePage: CollectionAfterChangeHook<Page> = ({ doc, previousDoc, context }) => {

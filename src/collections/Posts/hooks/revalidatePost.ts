@@ -1,7 +1,7 @@
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook } from 'payload'
 
 import type { Post } from '@/payload-types'
-import { purgePaths } from '@/utilities/revalidate'
+import { purgePaths } from '@/site/revalidate'
 
 
 /** A post's page and the posts index are prerendered: purge both when what citizens see changes. */

@@ -1,8 +1,8 @@
 import type { CollectionAfterChangeHook, CollectionBeforeChangeHook } from 'payload'
 
 import type { Question } from '@/payload-types'
-import { purgePaths } from '@/utilities/revalidate'
-import { Refusal } from '@/utilities/refusal'
+import { purgePaths } from '@/site/revalidate'
+import { Refusal } from '@/hooks/refusal'
 
 /** An answered question needs an answer; the time it was answered is recorded once. */
 export const checkAnswer: CollectionBeforeChangeHook<Question> = ({ data, originalDoc }) => {

@@ -3,9 +3,9 @@ import type { Payload, TaskConfig } from 'payload'
 import { runAiTask } from '@/ai'
 import { saveAiDraft } from '@/collections/AiDrafts/saveDraft'
 import type { SiteSetting } from '@/payload-types'
-import { aiSettingsFor } from '@/utilities/ai'
-import { spendDailyAiBudget } from '@/utilities/aiBudget'
-import { summariseCityData } from '@/layers/citySummary'
+import { aiSettingsFor } from '@/ai/settings'
+import { spendDailyAiBudget } from '@/ai/budget'
+import { summariseCityData } from '@/layers/entry/citySummary'
 
 export const DRAFT_ANSWER_TASK = 'draftCitizenAnswer'
 

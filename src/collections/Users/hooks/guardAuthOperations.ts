@@ -2,9 +2,9 @@ import { type CollectionAfterOperationHook, type CollectionBeforeOperationHook, 
 
 import { userIsAdmin } from '@/access'
 import { env } from '@/env'
-import { callerOf } from '@/http/rateLimit'
+import { callerOf } from '@/server/rateLimit'
 import type { User } from '@/payload-types'
-import { Refusal } from '@/utilities/refusal'
+import { Refusal } from '@/hooks/refusal'
 
 import { passwordProblem } from '../password'
 import { accountAndClientKey, isCrossSite, signInLimiters, spendPasswordCheck } from '../signInGuard'

@@ -1,8 +1,8 @@
 import { type CollectionBeforeChangeHook, ValidationError } from 'payload'
 
-import { callerOf } from '@/http/rateLimit'
+import { callerOf } from '@/server/rateLimit'
 import type { User } from '@/payload-types'
-import { Refusal } from '@/utilities/refusal'
+import { Refusal } from '@/hooks/refusal'
 
 import { passwordProblem } from '../password'
 import { checkCurrentPassword } from '../signInGuard'

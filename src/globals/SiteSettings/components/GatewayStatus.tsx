@@ -1,4 +1,4 @@
-import { gatewayKeyWarning } from '@/utilities/ai'
+import { gatewayKeyWarning } from '@/ai/settings'
 
 import { TestGatewayButton } from './TestGatewayButton'
 

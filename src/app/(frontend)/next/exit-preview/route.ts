@@ -1,8 +1,8 @@
 import { draftMode } from 'next/headers'
 import { redirect } from 'next/navigation'
 
-import { HttpError, withErrorHandling } from '@/http/errors'
-import { sameSitePath } from '@/utilities/sitePaths'
+import { HttpError, withErrorHandling } from '@/server/errors'
+import { sameSitePath } from '@/site/paths'
 
 /** Turns draft mode off, then opens `path` (a path of this site) or the home page. */
 export const GET = withErrorHandling(async (request: Request) => {

@@ -2,9 +2,9 @@ import { draftMode } from 'next/headers'
 import { redirect } from 'next/navigation'
 
 import { userIsMember } from '@/access'
-import { HttpError, withErrorHandling } from '@/http/errors'
-import { sameSitePath } from '@/utilities/sitePaths'
-import { payloadClient } from '@/utilities/queries'
+import { HttpError, withErrorHandling } from '@/server/errors'
+import { sameSitePath } from '@/site/paths'
+import { payloadClient } from '@/site/queries'
 
 /** Turns on draft mode for signed-in members of the admin, then opens the page being edited. */
 export const GET = withErrorHandling(async (request: Request) => {

@@ -2,9 +2,9 @@ import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 
 import { RichText } from '@/components/RichText'
-import { postMetadata } from '@/utilities/pageMetadata'
-import { findPost, listPublishedPosts } from '@/utilities/queries'
-import { canSeeDrafts } from '@/utilities/draftAccess'
+import { postMetadata } from '@/site/metadata'
+import { findPost, listPublishedPosts } from '@/site/queries'
+import { canSeeDrafts } from '@/site/draftAccess'
 
 export const revalidate = 300
 export const dynamicParams = true

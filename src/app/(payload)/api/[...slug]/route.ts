@@ -2,7 +2,7 @@
 import config from '@payload-config'
 import { REST_DELETE, REST_GET, REST_OPTIONS, REST_PATCH, REST_POST, REST_PUT } from '@payloadcms/next/routes'
 
-import { withBodyLimit } from '@/http/payloadBodyLimit'
+import { withBodyLimit } from '@/server/payloadBodyLimit'
 
 export const GET = REST_GET(config)
 export const POST = withBodyLimit(REST_POST(config))

@@ -2,8 +2,8 @@
 import config from '@payload-config'
 import { GRAPHQL_POST, REST_OPTIONS } from '@payloadcms/next/routes'
 
-import { withBodyLimit } from '@/http/payloadBodyLimit'
-import { withGraphqlDocumentLimits } from '@/http/graphqlLimits'
+import { withBodyLimit } from '@/server/payloadBodyLimit'
+import { withGraphqlDocumentLimits } from '@/server/graphqlLimits'
 
 export const POST = withBodyLimit(withGraphqlDocumentLimits(GRAPHQL_POST(config)))
 export const OPTIONS = REST_OPTIONS(config)

@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation'
 import { z } from 'zod'
 
 import { HistoryChart } from '@/components/history/HistoryChart'
-import { entityHistoryPath, historyWindows } from '@/layers/historyData'
+import { entityHistoryPath, historyWindows } from '@/layers/shared/history'
 
 export const metadata: Metadata = { title: 'History', robots: { index: false } }
 

@@ -1,0 +1,222 @@
+import { LRUCache } from 'lru-cache'
+import pLimit from 'p-limit'
+
+import type { AlertRule } from '@/alerts'
+import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
+import { createSwrCache } from '@/cache'
+import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
+
+import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, pickFeatures, rewriteBody } from './body'
+import { cellOf, compareCells, createPreviewBuilder, type LayerPreview, type PreviewRequest, type SortDirection } from '../shared/summary'
+
+export type { LayerBody } from './body'
+
+const MB = 1024 * 1024
+
+/** What the features route needs of a map layer (the collection document, reduced). */
+export interface LayerSpec {
+  id: string | number
+  /** Part of the cache key: editing a layer never serves data shaped by its old settings. */
+  updatedAt: string
+  entityType: string
+  attributes: string[]
+  filters: QueryRow[]
+  alertRules: AlertRule[]
+  contextUrl?: string
+  refreshSeconds: number
+  maxFeatures: number
+}
+
+/** A slice of a layer, in its order or sorted by a column, for tables that page through the server. */
+export interface LayerPage {
+  offset: number
+  limit: number
+  sort?: { column: string; direction: SortDirection }
+}
+
+export interface LayerResult extends LayerBody {
+  state: SwrState
+}
+
+export interface LayerFeatureServiceOptions {
+  client: NgsiClient
+  cache: Cache
+  now?: () => number
+  /** How long the last good data answers for a failing broker. Default one day. */
+  keepSeconds?: number
+  /**
+   * Broker loads running at once in this process (default 2); more wait their turn. Each holds a
+   * few pages and its compressor, so this bounds memory however many layers go cold together.
+   */
+  maxConcurrentLoads?: number
+}
+
+// Cached as [4-byte meta length][meta JSON][gzipped body]: Redis-safe and cheap to split.
+const codec: SwrCodec<LayerBody> = {
+  encode: ({ gzipped, etag, meta }) => {
+    const head = Buffer.from(JSON.stringify({ etag, meta }))
+    const length = Buffer.alloc(4)
+    length.writeUInt32BE(head.length)
+    return Buffer.concat([length, head, gzipped])
+  },
+  decode: (raw) => {
+    const buffer = typeof raw === 'string' ? Buffer.from(raw, 'binary') : raw
+    const headLength = buffer.readUInt32BE(0)
+    const { etag, meta } = JSON.parse(buffer.subarray(4, 4 + headLength).toString('utf8')) as Omit<LayerBody, 'gzipped'>
+    return { etag, meta, gzipped: buffer.subarray(4 + headLength) }
+  },
+}
+
+/**
+ * One stale-while-revalidate cache per layer refresh interval: data is fresh for the interval, then
+ * served stale for as long while it reloads, and kept `keepSeconds` to answer a failing broker.
+ */
+export function swrPerRefresh<V>({ cache, codec, now, keepSeconds }: { cache: Cache; codec: SwrCodec<V>; now: () => number; keepSeconds: number }) {
+  const byRefresh = new Map<number, SwrCache<V>>()
+  return (refreshSeconds: number): SwrCache<V> => {
+    let swr = byRefresh.get(refreshSeconds)
+    if (!swr) {
+      swr = createSwrCache<V>({
+        cache,
+        codec,
+        now,
+        freshSeconds: refreshSeconds,
+        staleSeconds: refreshSeconds,
+        keepSeconds: Math.max(keepSeconds, refreshSeconds * 2),
+        errorCooldownSeconds: Math.min(refreshSeconds, 15),
+      })
+      byRefresh.set(refreshSeconds, swr)
+    }
+    return swr
+  }
+}
+
+/**
+ * Map layer data: broker → normalised features with alerts → one gzipped GeoJSON body, cached
+ * stale-while-revalidate (Redis or in-process) and shared by every request and replica.
+ */
+export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
+  const loadSlot = pLimit(maxConcurrentLoads)
+  // Bodies are bounded by bytes, not by count: one 500,000-feature body is ~15 MB.
+  const bodies = (maxBytes: number) => ({ maxSize: maxBytes, sizeCalculation: (body: LayerBody) => Math.max(1, body.gzipped.byteLength) })
+  // A one-second copy in process memory: hot layers are not re-read from Redis per request. Dropped
+  // when it expires: kept until evicted, every layer loaded in the last 200 stayed in memory.
+  const hot = new LRUCache<string, LayerBody>({ ...bodies(64 * MB), ttl: 1_000, ttlResolution: 0, ttlAutopurge: true, perf: { now } })
+  const previews = new LRUCache<string, LayerPreview>({ max: 64 })
+  const staleVariants = new LRUCache<string, LayerBody>(bodies(32 * MB))
+  // Pages of large layers: a table asks for the same few pages again on every refresh.
+  const pages = new LRUCache<string, LayerBody>(bodies(16 * MB))
+  // Positions of a body's features in a table's order: 4 bytes a feature, 2 MB for 500,000.
+  const orders = new LRUCache<string, Uint32Array>({ maxSize: 32 * MB, sizeCalculation: (order) => Math.max(1, order.byteLength) })
+
+  const swrFor = swrPerRefresh({ cache, codec, now, keepSeconds })
+
+  /** Broker pages → features → gzip as they arrive; a failure midway discards the whole load. */
+  async function load(layer: LayerSpec, tenant: string | undefined): Promise<LayerBody> {
+    const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt: new Date(now()) })
+    try {
+      const { truncated } = await client.streamEntities(
+        {
+          type: layer.entityType,
+          attrs: [...new Set([...layer.attributes, 'location'])],
+          q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined,
+          limit: layer.maxFeatures,
+        },
+        (entities) => encoder.add(entities),
+        { tenant, contextUrl: layer.contextUrl },
+      )
+      return await encoder.finish(truncated)
+    } catch (error) {
+      encoder.abort()
+      throw error
+    }
+  }
+
+  /** The last good body relabelled `stale: true`, made once per version. */
+  async function staleVariant(body: LayerBody): Promise<LayerBody> {
+    const known = staleVariants.get(body.etag)
+    if (known) return known
+    const variant = await rewriteBody(body, () => true, () => ({ ...body.meta, stale: true }))
+    staleVariants.set(body.etag, variant)
+    return variant
+  }
+
+  /** What a page shows of a layer before the browser has it all, read feature by feature from the body. */
+  async function previewOf(body: LayerBody, request: PreviewRequest): Promise<LayerPreview> {
+    const key = `${body.etag}:${JSON.stringify(request)}`
+    const known = previews.get(key)
+    if (known) return known
+    const builder = createPreviewBuilder(request)
+    await eachFeature(body, builder.add)
+    const preview = builder.result()
+    previews.set(key, preview)
+    return preview
+  }
+
+  /** The positions of the body's features sorted by a column (stable), made once per version and order. */
+  async function orderOf(body: LayerBody, { column, direction }: NonNullable<LayerPage['sort']>): Promise<Uint32Array> {
+    const key = `${body.etag}:${column}:${direction}`
+    const known = orders.get(key)
+    if (known) return known
+    const cells: unknown[] = []
+    await eachFeature(body, (feature) => cells.push(cellOf(feature, column)))
+    const order = new Uint32Array(cells.length).map((_, position) => position)
+    order.sort((a, b) => compareCells(cells[a], cells[b], direction) || a - b)
+    orders.set(key, order)
+    return order
+  }
+
+  /** `offset` features skipped, then up to `limit`, in the sort asked for; meta.total counts the whole layer. */
+  async function pageOf(body: LayerBody, { offset, limit, sort }: LayerPage): Promise<LayerBody> {
+    const key = `${body.etag}:${offset}:${limit}:${sort?.column ?? ''}:${sort?.direction ?? ''}`
+    const known = pages.get(key)
+    if (known) return known
+    const metaFor = (count: number) => ({ ...body.meta, count, total: body.meta.count })
+    let page: LayerBody
+    if (sort) {
+      page = await pickFeatures(body, (await orderOf(body, sort)).subarray(offset, offset + limit), metaFor)
+    } else {
+      let seen = 0
+      page = await rewriteBody(body, () => seen++ >= offset, metaFor, { limit })
+    }
+    pages.set(key, page)
+    return page
+  }
+
+  const reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
+
+  async function readThrough(key: string, layer: LayerSpec, tenant: string | undefined) {
+    const loaded = await swrFor(layer.refreshSeconds).getOrLoad(key, () => loadSlot(() => load(layer, tenant)))
+    const body = loaded.state === 'stale-error' ? await staleVariant(loaded.value) : loaded.value
+    if (loaded.state !== 'stale-error') hot.set(key, body)
+    return { body, state: loaded.state }
+  }
+
+  return {
+    previewOf,
+    /** Each feature of a body `get` returned, parsed one at a time. */
+    eachFeature,
+    /** The layer's features. Throws the broker's error only when no last good data exists. */
+    async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox; page?: LayerPage } = {}): Promise<LayerResult> {
+      const key = `layer:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}`
+      let state: SwrState = 'fresh'
+      let result = hot.get(key)
+      if (!result) {
+        // Requests arriving together share one cache read (the body can be megabytes from Redis).
+        let pending = reading.get(key)
+        if (!pending) {
+          pending = readThrough(key, layer, options.tenant).finally(() => reading.delete(key))
+          reading.set(key, pending)
+        }
+        ;({ body: result, state } = await pending)
+      }
+      if (options.page) return { ...(await pageOf(result, options.page)), state }
+      if (!options.bbox) return { ...result, state }
+      const bbox = options.bbox
+      const meta = result.meta
+      return { ...(await rewriteBody(result, (line) => lineWithinBox(bbox, line), (count) => ({ ...meta, count }))), state }
+    },
+  }
+}
+
+export type LayerFeatureService = ReturnType<typeof createLayerFeatureService>
