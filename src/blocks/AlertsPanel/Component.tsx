@@ -2,7 +2,7 @@
 
 import { availableFeatures, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { bySeverity, isAtLeast } from '@/alerts/levels'
-import { alertsOf } from '@/layers/shared/summary'
+import { alertsOf } from '@/layers/shared/alerts'
 import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
 
 /** The alerts that fire now on the block's layers (rules evaluated on the server), most severe first. */

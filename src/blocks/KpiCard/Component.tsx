@@ -5,8 +5,10 @@ import { useMemo } from 'react'
 import { hasWholeSet, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { useHistory } from '@/components/history/HistoryChart'
+import { featureName, formatNumber } from '@/layers/shared/format'
 import type { HistoryAggregation } from '@/layers/shared/history'
-import { featureName, formatNumber, measure, type Statistic, statisticKey, trendOf } from '@/layers/shared/summary'
+import { statisticKey } from '@/layers/shared/preview'
+import { measure, type Statistic, trendOf } from '@/layers/shared/statistics'
 import type { KpiCardBlock as KpiCardBlockData } from '@/payload-types'
 
 const ARROWS = { up: '▲', down: '▼', flat: '▶' } as const

@@ -1,7 +1,7 @@
 import type { Block, TextFieldSingleValidation } from 'payload'
 
 import { cityField, layersField, validateAttributeName } from '@/fields/dashboard'
-import { STATISTICS } from '@/layers/shared/summary'
+import { STATISTICS } from '@/layers/shared/statistics'
 
 export const KpiCardBlock: Block = {
   slug: 'kpiCard',

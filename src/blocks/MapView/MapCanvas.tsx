@@ -2,14 +2,7 @@
 
 import 'maplibre-gl/dist/maplibre-gl.css'
 
-import type {
-  DataDrivenPropertyValueSpecification,
-  ExpressionSpecification,
-  GeoJSONSource,
-  Map as MapInstance,
-  MapLibreEvent,
-  StyleSpecification,
-} from 'maplibre-gl'
+import type { GeoJSONSource, Map as MapInstance, MapLibreEvent } from 'maplibre-gl'
 import * as maplibre from 'maplibre-gl'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import {
@@ -26,16 +19,17 @@ import {
 } from 'react-map-gl/maplibre'
 
 import { useDashboard } from '@/components/dashboard/DashboardProvider'
-import { EntityHistory } from '@/components/history/EntityHistory'
-import { displayValue, featureName, observedAgo } from '@/layers/shared/summary'
 import { featureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/shared/tileFeatures'
-import { ALERT_OUTLINES, MARKER_SHAPE_PX, markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
+import { markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
 import { MAPLIBRE_WORKER_URL } from '@/map/worker'
-import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
+import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl } from '@/map/style'
 import type { Feature } from '@/ngsi'
 import type { DashboardLayer } from '@/layers/shared/types'
 
-import { ALERT_COLOURS } from './colours'
+import { FeaturePopup } from './FeaturePopup'
+import { circlePaint, clusterPaint, symbolLayout, symbolPaint } from './paint'
+import { clustersId, isDataSource, pointsId, sourceId, toSourceData } from './sources'
+import { useBasemap } from './useBasemap'
 
 /** `tiles`: a vector tile URL template for a layer too large to send whole (its `features` are empty). */
 export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; tiles?: string; units: Record<string, string>; visible: boolean; city: string }
@@ -54,9 +48,6 @@ type Props = {
 
 export type FoundPlace = { label: string; lat: number; lon: number; bounds: [number, number, number, number] | null; sequence: number }
 
-/** Why the bundled basemap shows instead of the chosen one. */
-type Fallback = 'timeout' | 'error'
-
 /** `feature`: read from a tile (the browser does not hold a tiled layer's features), else `index` into the layer's. */
 type OpenPopup = { layerId: string; index: number; feature?: Feature; longitude: number; latitude: number }
 
@@ -71,41 +62,10 @@ const MAX_CLUSTER_LABELS = 300
 maplibre.setWorkerUrl(MAPLIBRE_WORKER_URL)
 maplibre.prewarm()
 
-const sourceId = (layerId: string) => `layer-${layerId}`
-const pointsId = (layerId: string) => `layer-${layerId}-points`
-const clustersId = (layerId: string) => `layer-${layerId}-clusters`
-
-function pointColour(layer: DashboardLayer): string | ExpressionSpecification {
-  if (layer.colourBy !== 'alert') return layer.colour
-  return ['match', ['get', '__alert'], 'critical', ALERT_COLOURS.critical, 'warning', ALERT_COLOURS.warning, 'info', ALERT_COLOURS.info, layer.colour]
-}
-
-/** Alert levels are told apart by outline (and critical by size) too, whatever the colouring. */
-const byAlert = <T extends string | number>(pick: (level: keyof typeof ALERT_OUTLINES) => T) =>
-  ['match', ['get', '__alert'], 'critical', pick('critical'), 'warning', pick('warning'), 'info', pick('info'), pick('none')] as DataDrivenPropertyValueSpecification<T>
-
-const markerSize = (layer: DashboardLayer) => {
-  const base = (layer.radius * 2) / MARKER_SHAPE_PX
-  return byAlert((level) => (level === 'critical' ? base * 1.3 : base))
-}
-
-const isDataSource = (id: string | undefined) => Boolean(id?.startsWith('layer-'))
-
 function addMarkerImages(instance: MapInstance) {
   for (const shape of MARKER_SHAPES) {
     const id = markerImageId(shape)
     if (!instance.hasImage(id)) instance.addImage(id, markerImage(shape), { sdf: true })
-  }
-}
-
-/** MapLibre gets a lean copy: the feature's index (to find the original) and its alert level. */
-function toSourceData(features: Feature[]) {
-  return {
-    type: 'FeatureCollection' as const,
-    features: features.map((feature, index) => {
-      const alert = feature.properties.alert as { level?: string } | undefined
-      return { type: 'Feature' as const, geometry: feature.geometry, properties: { __index: index, __alert: alert?.level ?? 'none' } }
-    }),
   }
 }
 
@@ -262,13 +222,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
               type="circle"
               filter={['has', 'point_count']}
               layout={{ visibility }}
-              paint={{
-                'circle-color': layer.colour,
-                'circle-opacity': 0.8,
-                'circle-radius': ['step', ['get', 'point_count'], 12, 25, 16, 100, 21, 1000, 27],
-                'circle-stroke-color': '#ffffff',
-                'circle-stroke-width': 2,
-              }}
+              paint={clusterPaint(layer)}
             />
           ),
           layer.icon === 'circle' ? (
@@ -280,12 +234,7 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
               type="circle"
               filter={['!', ['has', 'point_count']]}
               layout={{ visibility }}
-              paint={{
-                'circle-color': pointColour(layer),
-                'circle-radius': byAlert((level) => (level === 'critical' ? layer.radius * 1.3 : layer.radius)),
-                'circle-stroke-color': byAlert((level) => ALERT_OUTLINES[level].colour),
-                'circle-stroke-width': byAlert((level) => ALERT_OUTLINES[level].width),
-              }}
+              paint={circlePaint(layer)}
             />
           ) : (
             <Layer
@@ -294,18 +243,8 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
               id={pointsId(id)}
               type="symbol"
               filter={['!', ['has', 'point_count']]}
-              layout={{
-                visibility,
-                'icon-image': markerImageId(layer.icon),
-                'icon-size': markerSize(layer),
-                'icon-allow-overlap': true,
-                'icon-ignore-placement': true,
-              }}
-              paint={{
-                'icon-color': pointColour(layer),
-                'icon-halo-color': byAlert((level) => ALERT_OUTLINES[level].colour),
-                'icon-halo-width': byAlert((level) => ALERT_OUTLINES[level].width),
-              }}
+              layout={symbolLayout(layer, visibility)}
+              paint={symbolPaint(layer)}
             />
           ),
         ]
@@ -342,79 +281,4 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
       )}
     </Map>
   )
-}
-
-/** Entity values are untrusted: React renders them as text, never as HTML. */
-function FeaturePopup({ feature, layer, units, city }: { feature: Feature; layer: DashboardLayer; units: Record<string, string>; city: string }) {
-  const alert = feature.properties.alert as { level?: string; message?: string } | undefined
-  const now = useNow(30_000)
-  const ago = observedAgo(feature.properties.observedAt, now)
-  return (
-    <div className="map-popup">
-      <h3>{featureName(feature)}</h3>
-      <p className="muted">{layer.name}</p>
-      {alert?.message && <p className={`alert alert--${alert.level}`}>{alert.message}</p>}
-      <dl>
-        {layer.popupAttributes
-          .filter((name) => name !== 'name')
-          .map((name) => (
-            <div key={name}>
-              <dt>{name}</dt>
-              <dd>{displayValue(feature.properties[name], units[name]) || '–'}</dd>
-            </div>
-          ))}
-      </dl>
-      {ago && <p className="muted">observed {ago}</p>}
-      <EntityHistory layerId={layer.id} feature={feature} attributes={layer.popupAttributes} city={city || undefined} />
-    </div>
-  )
-}
-
-/**
- * The style to draw: the chosen basemap until it fails or has not drawn a tile within
- * BASEMAP_TIMEOUT_MS, then the bundled Natural Earth one (data layers are re-added by react-map-gl).
- */
-function useBasemap(basemap: Basemap) {
-  const [remote, setRemote] = useState<string | StyleSpecification | undefined>(() => (basemap.kind === 'online' ? basemap.style : undefined))
-  const [fallback, setFallback] = useState<Fallback | 'configured' | undefined>(basemap.kind === 'offline' ? 'configured' : undefined)
-  const drawn = useRef(false)
-  // Absolute: MapLibre fetches GeoJSON in its worker, where a path would resolve against /vendor/.
-  const offline = useMemo(() => offlineStyle(new URL(NATURAL_EARTH_URL, window.location.href).href), [])
-  const archive = basemap.kind === 'pmtiles' ? basemap.archive : undefined
-
-  useEffect(() => {
-    if (!archive) return
-    import('@/map/protomaps')
-      .then(({ protomapsStyle }) => setRemote(protomapsStyle(archive)))
-      .catch(() => setFallback('error'))
-  }, [archive])
-
-  useEffect(() => {
-    if (basemap.kind === 'offline') return
-    const timer = setTimeout(() => {
-      if (!drawn.current) setFallback((current) => current ?? 'timeout')
-    }, BASEMAP_TIMEOUT_MS)
-    return () => clearTimeout(timer)
-  }, [basemap.kind])
-
-  return {
-    mapStyle: fallback ? offline : remote,
-    fallback,
-    basemapDrawn: () => {
-      drawn.current = true
-    },
-    onBasemapError: (sourceId: string | undefined) => {
-      if (!drawn.current && !isDataSource(sourceId)) setFallback((current) => current ?? 'error')
-    },
-  }
-}
-
-/** The current time, refreshed every `intervalMs` so "N minutes ago" stays true while open. */
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs)
-    return () => clearInterval(timer)
-  }, [intervalMs])
-  return now
 }

@@ -2,7 +2,8 @@
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 
-import { ALERT_PREVIEW_LIMIT, type LayerPreview, type SortDirection, snapshotKey, statisticKey } from '@/layers/shared/summary'
+import { ALERT_PREVIEW_LIMIT, type LayerPreview, snapshotKey, statisticKey } from '@/layers/shared/preview'
+import type { SortDirection } from '@/layers/shared/sorting'
 import type { DashboardData, DashboardLayer, LayerMeta, LayerSnapshot } from '@/layers/shared/types'
 import type { Feature } from '@/ngsi'
 

@@ -3,7 +3,8 @@
 import { useEffect, useMemo, useState } from 'react'
 
 import { EntityHistory } from '@/components/history/EntityHistory'
-import { displayValue, featureName, sortFeatures } from '@/layers/shared/summary'
+import { displayValue, featureName } from '@/layers/shared/format'
+import { sortFeatures } from '@/layers/shared/sorting'
 import type { Feature } from '@/ngsi'
 
 import type { TableSort } from './DashboardProvider'

@@ -3,8 +3,8 @@
 import Link from 'next/link'
 import { useState } from 'react'
 
+import { featureName } from '@/layers/shared/format'
 import { entityHistoryPath } from '@/layers/shared/history'
-import { featureName } from '@/layers/shared/summary'
 import type { Feature } from '@/ngsi'
 
 import { HistoryChart } from './HistoryChart'

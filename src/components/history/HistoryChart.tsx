@@ -4,8 +4,8 @@ import dynamic from 'next/dynamic'
 import { useEffect, useState } from 'react'
 
 import { download, fileName } from '@/components/dashboard/download'
+import { formatNumber } from '@/layers/shared/format'
 import { formatTime, HISTORY_UNAVAILABLE, historyTable, historyToCsv, type History, type HistoryAggregation, type HistoryWindow } from '@/layers/shared/history'
-import { formatNumber } from '@/layers/shared/summary'
 
 // uPlot (~20 kB gzip) is fetched only when a chart is on screen.
 const Plot = dynamic(() => import('./Plot'), { ssr: false, loading: () => <div className="history-chart__plot history-chart__plot--loading" /> })

@@ -5,8 +5,8 @@ import 'uplot/dist/uPlot.min.css'
 import { useEffect, useRef, useState } from 'react'
 import uPlot from 'uplot'
 
+import { formatNumber } from '@/layers/shared/format'
 import { formatTime, type History } from '@/layers/shared/history'
-import { formatNumber } from '@/layers/shared/summary'
 
 const COLOURS = ['#0b5cad', '#c2410c', '#15803d', '#7c3aed', '#b91c1c', '#0e7490', '#a16207', '#be185d']
 const STEP_KEYS: Record<string, (index: number, last: number) => number> = {

@@ -5,7 +5,8 @@ import { layerFeatures } from '@/server/services'
 import { findGlobal, payloadClient } from '@/site/queries'
 
 import { toLayerSpec } from './records'
-import { ALERT_PREVIEW_LIMIT, type PreviewRequest, type Statistic, snapshotKey } from '../shared/summary'
+import { ALERT_PREVIEW_LIMIT, type PreviewRequest, snapshotKey } from '../shared/preview'
+import type { Statistic } from '../shared/statistics'
 import type { DashboardCity, DashboardData, DashboardLayer, LayerSnapshot } from '../shared/types'
 
 /** Blocks that show map-layer data (by block slug): the page loads those layers for them. */

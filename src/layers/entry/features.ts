@@ -14,7 +14,9 @@ import { featureBatches, type LayerBody } from '../server/body'
 import type { LayerPage } from '../server/features'
 import { cachedAnswer, gzipReply, parseSearch, readableLayer } from './reply'
 import { toLayerSpec } from './records'
-import { ALERT_PREVIEW_LIMIT, csvHeader, csvRows, type PreviewRequest, STATISTICS } from '../shared/summary'
+import { csvHeader, csvRows } from '../shared/csv'
+import { ALERT_PREVIEW_LIMIT, type PreviewRequest } from '../shared/preview'
+import { STATISTICS } from '../shared/statistics'
 import { tileAddressSchema } from '../server/tiles'
 
 const city = tenantSchema.optional()

@@ -7,7 +7,8 @@ import { createSwrCache } from '@/cache'
 import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
 
 import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, pickFeatures, rewriteBody } from './body'
-import { cellOf, compareCells, createPreviewBuilder, type LayerPreview, type PreviewRequest, type SortDirection } from '../shared/summary'
+import { createPreviewBuilder, type LayerPreview, type PreviewRequest } from '../shared/preview'
+import { cellOf, compareCells, type SortDirection } from '../shared/sorting'
 
 export type { LayerBody } from './body'
 

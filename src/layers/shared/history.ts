@@ -1,7 +1,7 @@
 // History answers as the route sends them and the browser shows them: windows, aggregations,
 // the JSON shape, and its table/CSV twin. No Node or framework imports: the browser uses it too.
 
-import { csvCell } from './summary'
+import { csvCell } from './csv'
 
 /** What a broker without a temporal API (Orion-LD without Mintaka) means for a chart. */
 export const HISTORY_UNAVAILABLE = "History is not available from this city's broker"

@@ -4,7 +4,7 @@
 import type { MarkerShape } from '@/map/markers'
 import type { StyleSetting } from '@/map/style'
 
-import type { LayerPreview, PreviewRequest } from './summary'
+import type { LayerPreview, PreviewRequest } from './preview'
 
 /** What a layer's body says about itself (also the last line of the body). */
 export interface LayerMeta {

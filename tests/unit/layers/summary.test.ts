@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest'
 
-import {
-  alertsOf,
-  computeStatistic,
-  displayValue,
-  extremeHolder,
-  featureName,
-  csvHeader,
-  csvRows,
-  observedAgo,
-  previewOf,
-  sortFeatures,
-  statisticKey,
-  trendOf,
-} from '@/layers/shared/summary'
+import { alertsOf } from '@/layers/shared/alerts'
+import { csvHeader, csvRows } from '@/layers/shared/csv'
+import { displayValue, featureName, observedAgo } from '@/layers/shared/format'
+import { previewOf, statisticKey } from '@/layers/shared/preview'
+import { sortFeatures } from '@/layers/shared/sorting'
+import { computeStatistic, extremeHolder, trendOf } from '@/layers/shared/statistics'
 import type { Feature } from '@/ngsi'
 
 const feature = (id: string, properties: Feature['properties'], coordinates = [-3.8, 43.46]): Feature => ({

@@ -1,0 +1,50 @@
+'use client'
+
+import type { StyleSpecification } from 'maplibre-gl'
+import { useEffect, useMemo, useRef, useState } from 'react'
+
+import { type Basemap, BASEMAP_TIMEOUT_MS, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
+
+import { isDataSource } from './sources'
+
+/** Why the bundled basemap shows instead of the chosen one. */
+type Fallback = 'timeout' | 'error'
+
+/**
+ * The style to draw: the chosen basemap until it fails or has not drawn a tile within
+ * BASEMAP_TIMEOUT_MS, then the bundled Natural Earth one (data layers are re-added by react-map-gl).
+ */
+export function useBasemap(basemap: Basemap) {
+  const [remote, setRemote] = useState<string | StyleSpecification | undefined>(() => (basemap.kind === 'online' ? basemap.style : undefined))
+  const [fallback, setFallback] = useState<Fallback | 'configured' | undefined>(basemap.kind === 'offline' ? 'configured' : undefined)
+  const drawn = useRef(false)
+  // Absolute: MapLibre fetches GeoJSON in its worker, where a path would resolve against /vendor/.
+  const offline = useMemo(() => offlineStyle(new URL(NATURAL_EARTH_URL, window.location.href).href), [])
+  const archive = basemap.kind === 'pmtiles' ? basemap.archive : undefined
+
+  useEffect(() => {
+    if (!archive) return
+    import('@/map/protomaps')
+      .then(({ protomapsStyle }) => setRemote(protomapsStyle(archive)))
+      .catch(() => setFallback('error'))
+  }, [archive])
+
+  useEffect(() => {
+    if (basemap.kind === 'offline') return
+    const timer = setTimeout(() => {
+      if (!drawn.current) setFallback((current) => current ?? 'timeout')
+    }, BASEMAP_TIMEOUT_MS)
+    return () => clearTimeout(timer)
+  }, [basemap.kind])
+
+  return {
+    mapStyle: fallback ? offline : remote,
+    fallback,
+    basemapDrawn: () => {
+      drawn.current = true
+    },
+    onBasemapError: (sourceId: string | undefined) => {
+      if (!drawn.current && !isDataSource(sourceId)) setFallback((current) => current ?? 'error')
+    },
+  }
+}
