@@ -3,6 +3,7 @@ import type { Access, FieldAccess } from 'payload'
 import { userIsAdmin, userIsMember, userIsStaff } from './roles'
 
 export { ROLES, type Role, userIsAdmin, userIsMember, userIsStaff } from './roles'
+export { canReadLayer, type LayerReader, layerReaderOf, readableLayers, readLayerAccess } from './mapLayers'
 
 export const anyone: Access = () => true
 export const nobody: Access = () => false
@@ -26,6 +27,3 @@ export const memberFieldAccess: FieldAccess = ({ req }) => userIsMember(req.user
 
 /** Who may open the admin panel for a collection (a boolean, as Payload requires there). */
 export const memberAdmin = ({ req }: { req: { user?: unknown } }) => userIsMember(req.user as Parameters<typeof userIsMember>[0])
-
-/** Citizens load public map layers; members of the admin load every layer. */
-export const publicOrMember: Access = ({ req }) => (userIsMember(req.user) ? true : { public: { equals: true } })

@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
-import type { SiteSetting } from '@/payload-types'
 import { rateLimiter } from '@/server/services'
+import { readGlobal } from '@/site/globals'
 
 /** Generations per day for the whole site when Site settings → AI says nothing else. */
 export const DEFAULT_DAILY_AI_BUDGET = 200
@@ -25,7 +25,7 @@ export type AiBudgetDecision = { allowed: true } | { allowed: false; budget: num
  * staff accounts cannot run up the gateway bill. A refused call spends nothing.
  */
 export async function spendDailyAiBudget(payload: Payload, now = new Date()): Promise<AiBudgetDecision> {
-  const siteSettings = (await payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true })) as SiteSetting
+  const siteSettings = await readGlobal(payload, 'site-settings')
   const budget = siteSettings.ai?.dailyBudget ?? DEFAULT_DAILY_AI_BUDGET
   const counter = dailyCount()
   const day = utcDay(now)

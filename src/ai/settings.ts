@@ -4,6 +4,7 @@ import { API_KEY_PREFIX, describeFailure, parseModelList, type AiTaskName, type 
 import { env, type Env } from '@/env'
 import type { SiteSetting } from '@/payload-types'
 import { gatewayClient } from '@/server/services'
+import { readGlobal } from '@/site/globals'
 
 /**
  * What is wrong with the gateway key, for the start-up log and Site settings → AI; undefined when
@@ -31,7 +32,7 @@ export function modelChainFor(siteSettings: Pick<SiteSetting, 'ai'>): string[] {
 
 /** What runAiTask needs: on only with ENABLE_AI=true and the task allowed in Site settings. */
 export async function aiSettingsFor(payload: Payload, task: AiTaskName): Promise<FallbackModeSettings> {
-  const siteSettings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
+  const siteSettings = await readGlobal(payload, 'site-settings')
   // Admins switch tasks off in Site settings; a task the settings do not mention stays on.
   const enabled = env().ENABLE_AI && siteSettings.ai?.[task] !== false
   return {

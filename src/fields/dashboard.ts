@@ -1,6 +1,7 @@
 import type { Field, TextFieldSingleValidation } from 'payload'
 
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
+import { readGlobal } from '@/site/globals'
 
 /**
  * A city (broker tenant) among those in SiteSettings. Empty means the page's city, which the
@@ -9,7 +10,7 @@ import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, TENANT_NAME, TENANT_NAME_RULE } fr
 const validateCity: TextFieldSingleValidation = async (value, { req }) => {
   if (!value) return true
   if (!TENANT_NAME.test(value)) return TENANT_NAME_RULE
-  const settings = await req.payload.findGlobal({ slug: 'site-settings', depth: 0, req })
+  const settings = await readGlobal(req.payload, 'site-settings', { req })
   const tenants = (settings.cities ?? []).map((city) => city.tenant)
   return tenants.includes(value) ? true : `Unknown city "${value}": add it under Site settings → Cities first (known: ${tenants.join(', ') || 'none'})`
 }

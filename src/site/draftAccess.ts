@@ -2,7 +2,7 @@ import { draftMode, headers } from 'next/headers'
 import { cache } from 'react'
 
 import { userIsMember } from '@/access'
-import { payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
 
 /**
  * Whether this render may show drafts and non-public layer data. Next's draft-mode cookie is one

@@ -1,28 +1,13 @@
-import config from '@payload-config'
-import { getPayload, type Where } from 'payload'
+import { unstable_cache } from 'next/cache'
+import type { Where } from 'payload'
 import { cache } from 'react'
 
-import type { Footer, Header, Page, Post, SiteSetting } from '@/payload-types'
+import type { Config, Page, Post } from '@/payload-types'
 
 import { HOME_SLUG } from './paths'
+import { type GlobalSlug, globalTag, readGlobal } from './globals'
+import { duringBuild, payloadClient, tolerantAtBuild } from './payload'
 
-/**
- * Data for citizens' pages. A Docker image is built without a database: during `next build`
- * a failed query renders the page empty, and time-based revalidation fills it in once running.
- */
-const duringBuild = () => process.env.NEXT_PHASE === 'phase-production-build'
-
-async function tolerantAtBuild<T>(what: string, query: () => Promise<T>, fallback: T): Promise<T> {
-  try {
-    return await query()
-  } catch (error) {
-    if (!duringBuild()) throw error
-    console.warn(`[build] ${what}: database not ready, prerendering without it`)
-    return fallback
-  }
-}
-
-export const payloadClient = () => getPayload({ config })
 
 const publishedOnly = (draft: boolean): Where | undefined => (draft ? undefined : { _status: { equals: 'published' } })
 
@@ -111,16 +96,21 @@ export const listPublishedPosts = (page = 1) =>
     null,
   )
 
-type GlobalTypes = { header: Header; footer: Footer; 'site-settings': SiteSetting }
+// Payload also runs outside Next (scripts, tests), where there is no cache to keep an entry in.
+const insideNextServer = () => Boolean(process.env.NEXT_RUNTIME) && !duringBuild()
 
-/** A global, read once per render however many parts of the page ask (layout, metadata, blocks, dashboard loader). */
-export const findGlobal = cache(<Slug extends keyof GlobalTypes>(slug: Slug) =>
-  tolerantAtBuild<GlobalTypes[Slug] | null>(
+const cachedRead = <Slug extends GlobalSlug>(slug: Slug) =>
+  unstable_cache(async () => readGlobal(await payloadClient(), slug, { depth: 1 }), ['global', slug], { tags: [globalTag(slug)] })()
+
+/**
+ * A global for citizens' pages: kept across requests until its own hook revalidates its tag (a
+ * header save re-renders the pages that show the header), and read once per render however many
+ * parts of the page ask (layout, metadata, blocks, dashboard loader).
+ */
+export const cachedGlobal = cache(<Slug extends GlobalSlug>(slug: Slug) =>
+  tolerantAtBuild<Config['globals'][Slug] | null>(
     `global ${slug}`,
-    async () => {
-      const payload = await payloadClient()
-      return (await payload.findGlobal({ slug, depth: 1 })) as GlobalTypes[Slug]
-    },
+    async () => (insideNextServer() ? cachedRead(slug) : readGlobal(await payloadClient(), slug, { depth: 1 })),
     null,
   ),
 )

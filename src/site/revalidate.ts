@@ -9,13 +9,20 @@ export function purgePaths(...paths: string[]) {
   for (const path of new Set(paths)) revalidatePath(path)
 }
 
-/** For what every citizen page shows (header, footer, site settings). */
-export function purgeAllPages() {
+/** Every citizen page: their layout shows the header, the footer and the site settings. */
+export function purgeCitizenPages() {
   if (!insideNext()) return
   revalidatePath('/', 'layout')
 }
 
+/** The next request for anything tagged `tag` is rendered afresh (served stale meanwhile). */
 export function purgeTag(tag: string) {
   if (!insideNext()) return
   revalidateTag(tag, 'max')
+}
+
+/** Anything tagged `tag` is out of date at once: an editor's save shows on the next request. */
+export function expireTag(tag: string) {
+  if (!insideNext()) return
+  revalidateTag(tag, { expire: 0 })
 }

@@ -6,12 +6,12 @@ import { LivePreviewListener } from '@/components/LivePreviewListener'
 import { env } from '@/env'
 import { Footer } from '@/globals/Footer/Component'
 import { Header } from '@/globals/Header/Component'
-import { findGlobal } from '@/site/queries'
+import { cachedGlobal } from '@/site/queries'
 
 import './globals.css'
 
 export async function generateMetadata(): Promise<Metadata> {
-  const settings = await findGlobal('site-settings')
+  const settings = await cachedGlobal('site-settings')
   const title = settings?.title ?? 'City Dashboard'
   const description = settings?.description ?? 'Live data about your city.'
   const ogImage = typeof settings?.metadata?.ogImage === 'object' ? settings.metadata.ogImage : null
@@ -33,9 +33,9 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function FrontendLayout({ children }: { children: React.ReactNode }) {
   const [header, footer, settings, draft] = await Promise.all([
-    findGlobal('header'),
-    findGlobal('footer'),
-    findGlobal('site-settings'),
+    cachedGlobal('header'),
+    cachedGlobal('footer'),
+    cachedGlobal('site-settings'),
     canSeeDrafts(),
   ])
   return (

@@ -2,7 +2,7 @@ import { draftMode } from 'next/headers'
 
 import { env } from '@/env'
 import type { WeatherNowBlock as WeatherNowBlockData } from '@/payload-types'
-import { findGlobal } from '@/site/queries'
+import { cachedGlobal } from '@/site/queries'
 
 import { WeatherPanel } from './WeatherPanel'
 
@@ -24,7 +24,7 @@ export async function WeatherNowBlock(block: WeatherNowBlockData) {
       </section>
     )
   }
-  const settings = await findGlobal('site-settings')
+  const settings = await cachedGlobal('site-settings')
   const cities = (settings?.cities ?? []).map(({ name, tenant, latitude, longitude }) => ({ name, tenant, latitude, longitude }))
   if (cities.length === 0) return null
   return <WeatherPanel title={block.title} cities={cities} blockCity={block.city ?? undefined} />

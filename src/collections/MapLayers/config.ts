@@ -1,6 +1,6 @@
 import type { CollectionConfig, Field } from 'payload'
 
-import { isStaff, memberAdmin, memberFieldAccess, publicOrMember } from '@/access'
+import { isStaff, memberAdmin, memberFieldAccess, readLayerAccess } from '@/access'
 import { ALERT_LEVELS, ALERT_OPERATOR_LABELS, ALERT_OPERATORS } from '@/alerts'
 import { draftWithAiField } from '@/collections/AiDrafts/fields'
 import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
@@ -34,7 +34,7 @@ export const MapLayers: CollectionConfig = {
   access: {
     admin: memberAdmin,
     create: isStaff,
-    read: publicOrMember,
+    read: readLayerAccess,
     update: isStaff,
     delete: isStaff,
   },

@@ -2,6 +2,7 @@
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 
+import { cityOfRead } from '@/layers/shared/city'
 import { ALERT_PREVIEW_LIMIT, type LayerPreview, snapshotKey, statisticKey } from '@/layers/shared/preview'
 import type { SortDirection } from '@/layers/shared/sorting'
 import type { DashboardData, DashboardLayer, LayerMeta, LayerSnapshot } from '@/layers/shared/types'
@@ -56,7 +57,7 @@ export type BlockLayerState = LayerState & { layerId: string; city: string }
 /** Live features of a block's layers: each layer's pinned city, else the block's, else the page's. */
 export function useLayersData(layerIds: string[], blockCity?: string | null): BlockLayerState[] {
   const { data, city: pageCity, states, subscribe } = useDashboard()
-  const wanted = layerIds.filter((id) => data.layers[id]).map((layerId) => ({ layerId, city: data.layers[layerId].fixedCity || blockCity || pageCity }))
+  const wanted = layerIds.filter((id) => data.layers[id]).map((layerId) => ({ layerId, city: cityOfRead(data.layers[layerId].fixedCity, blockCity, pageCity) ?? '' }))
   const keys = wanted.map(({ layerId, city }) => snapshotKey(layerId, city)).join(',')
   useEffect(() => {
     for (const key of keys.split(',').filter(Boolean)) {

@@ -2,7 +2,7 @@ import type { GlobalConfig } from 'payload'
 
 import { anyone, isStaff } from '@/access'
 import { linkArray, validateSafeUrl } from '@/fields/link'
-import { purgeAllPages } from '@/site/revalidate'
+import { revalidateGlobal } from '@/site/globals'
 
 export const Footer: GlobalConfig = {
   slug: 'footer',
@@ -38,5 +38,5 @@ export const Footer: GlobalConfig = {
     },
     { name: 'copyright', type: 'text', maxLength: 160 },
   ],
-  hooks: { afterChange: [({ doc }) => (purgeAllPages(), doc)] },
+  hooks: { afterChange: [revalidateGlobal] },
 }

@@ -2,7 +2,7 @@ import type { GlobalConfig } from 'payload'
 
 import { anyone, isStaff } from '@/access'
 import { linkArray } from '@/fields/link'
-import { purgeAllPages } from '@/site/revalidate'
+import { revalidateGlobal } from '@/site/globals'
 
 export const Header: GlobalConfig = {
   slug: 'header',
@@ -21,6 +21,5 @@ export const Header: GlobalConfig = {
       ],
     },
   ],
-  // Every citizen page renders the header: purge them all.
-  hooks: { afterChange: [({ doc }) => (purgeAllPages(), doc)] },
+  hooks: { afterChange: [revalidateGlobal] },
 }

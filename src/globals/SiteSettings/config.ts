@@ -6,7 +6,7 @@ import { taskNames } from '@/ai/tasks/names'
 import { DEFAULT_DAILY_AI_BUDGET } from '@/ai/budget'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { BASEMAP_TIMEOUT_MS, validateBasemapUrl } from '@/map/style'
-import { purgeAllPages } from '@/site/revalidate'
+import { revalidateGlobal } from '@/site/globals'
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',
@@ -132,5 +132,5 @@ export const SiteSettings: GlobalConfig = {
       ],
     },
   ],
-  hooks: { afterChange: [({ doc }) => (purgeAllPages(), doc)] },
+  hooks: { afterChange: [revalidateGlobal] },
 }

@@ -1,11 +1,13 @@
 import type { Payload } from 'payload'
 
+import { readableLayers } from '@/access'
 import { MAX_CITY_DATA_CHARS } from '@/ai'
 import { env } from '@/env'
 import type { MapLayer } from '@/payload-types'
 import { layerFeatures } from '@/server/services'
 
-import { toLayerSpec } from './records'
+import { toLayerSpec } from '../server/spec'
+import { cityOfRead } from '../shared/city'
 
 const MAX_LAYERS = 12
 const MAX_ALERT_MESSAGES = 5
@@ -47,11 +49,11 @@ function createRange() {
   }
 }
 
-async function summariseLayer(layer: MapLayer, tenant: string | undefined): Promise<LayerSummary> {
+async function summariseLayer(layer: MapLayer, city: string | undefined): Promise<LayerSummary> {
   try {
     const spec = toLayerSpec(layer)
     const service = layerFeatures()
-    const result = await service.get(spec, { tenant: layer.source?.tenant || tenant })
+    const result = await service.get(spec, { tenant: cityOfRead(layer.source?.tenant, city) })
     const alerts: Record<string, number> = {}
     const alertMessages = new Set<string>()
     const ranges = spec.attributes.map((attribute) => ({ attribute, range: createRange() }))
@@ -90,17 +92,18 @@ async function summariseLayer(layer: MapLayer, tenant: string | undefined): Prom
  * counts and the range of numeric attributes — figures, not raw entities, so the prompt stays
  * small and holds nothing a citizen could not see on the map.
  */
-export async function summariseCityData(payload: Payload, tenant: string | undefined): Promise<LayerSummary[]> {
+export async function summariseCityData(payload: Payload, city: string | undefined): Promise<LayerSummary[]> {
   const { docs } = await payload.find({
     collection: 'map-layers',
-    where: { public: { equals: true } },
+    where: readableLayers('public'),
     limit: MAX_LAYERS,
     depth: 0,
     overrideAccess: true,
   })
-  const cityTenant = tenant || env().NGSI_LD_TENANT
-  const layers = docs.filter((layer) => !layer.source?.tenant || !cityTenant || layer.source.tenant === cityTenant)
-  const summaries = await Promise.all(layers.map((layer) => summariseLayer(layer, cityTenant)))
+  const asked = city || env().NGSI_LD_TENANT
+  // A layer bound to another city says nothing about this one.
+  const layers = docs.filter((layer) => !asked || cityOfRead(layer.source?.tenant, asked) === asked)
+  const summaries = await Promise.all(layers.map((layer) => summariseLayer(layer, asked)))
   while (summaries.length > 0 && JSON.stringify(summaries).length > MAX_CITY_DATA_CHARS) summaries.pop()
   return summaries
 }

@@ -1,10 +1,14 @@
+import { readableLayers } from '@/access'
 import { env } from '@/env'
 import { isMarkerShape } from '@/map/markers'
 import type { MapLayer, Page } from '@/payload-types'
 import { layerFeatures } from '@/server/services'
-import { findGlobal, payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
+import { cachedGlobal } from '@/site/queries'
 
-import { toLayerSpec } from './records'
+import { toLayerSpec } from '../server/spec'
+import { cityOfRead } from '../shared/city'
+import { pageCity } from './tenant'
 import { ALERT_PREVIEW_LIMIT, type PreviewRequest, snapshotKey } from '../shared/preview'
 import type { Statistic } from '../shared/statistics'
 import type { DashboardCity, DashboardData, DashboardLayer, LayerSnapshot } from '../shared/types'
@@ -44,9 +48,8 @@ function toDashboardLayer(layer: MapLayer): DashboardLayer {
 
 async function snapshot(layer: MapLayer, city: string, request: PreviewRequest): Promise<LayerSnapshot> {
   try {
-    const tenant = layer.source?.tenant || city || undefined
     const service = layerFeatures()
-    const result = await service.get(toLayerSpec(layer), { tenant })
+    const result = await service.get(toLayerSpec(layer), { tenant: city || undefined })
     return { status: 'preview', meta: result.meta, preview: await service.previewOf(result, request) }
   } catch {
     // The page must render whatever the broker does; the browser retries on the layer's interval.
@@ -67,8 +70,9 @@ function addToRequest(request: PreviewRequest, block: DataBlock) {
 export async function loadDashboard(page: Page, { draft }: { draft: boolean }): Promise<DashboardData | undefined> {
   const blocks = (page.layout ?? []).filter(isDataBlock)
   if (blocks.length === 0) return undefined
-  const settings = await findGlobal('site-settings')
-  const cities: DashboardCity[] = (settings?.cities ?? []).map(({ name, tenant, latitude, longitude, zoom, basemap }) => ({
+  const settings = await cachedGlobal('site-settings')
+  const siteCities = settings?.cities ?? []
+  const cities: DashboardCity[] = siteCities.map(({ name, tenant, latitude, longitude, zoom, basemap }) => ({
     name,
     tenant,
     latitude,
@@ -76,7 +80,7 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     zoom: zoom ?? 12,
     basemap: basemap || undefined,
   }))
-  const defaultCity = page.tenant || cities[0]?.tenant || env().NGSI_LD_TENANT || ''
+  const defaultCity = pageCity(page, siteCities)
 
   const ids = [...new Set(blocks.flatMap(blockLayerIds))]
   const payload = await payloadClient()
@@ -84,7 +88,7 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     collection: 'map-layers',
     // Draft previews come from signed-in members; published pages show public layers only. The
     // server reads every field (citizens' REST reads do not get sources or rules), so it filters here.
-    where: draft ? { id: { in: ids } } : { and: [{ id: { in: ids } }, { public: { equals: true } }] },
+    where: { and: [{ id: { in: ids } }, readableLayers(draft ? 'member' : 'public')] },
     depth: 0,
     limit: ids.length,
     pagination: false,
@@ -101,7 +105,7 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     for (const id of blockLayerIds(block)) {
       const layer = docs.find((doc) => String(doc.id) === id)
       if (!layer) continue
-      const city = layer.source?.tenant || block.city || defaultCity
+      const city = cityOfRead(layer.source?.tenant, block.city, defaultCity) ?? ''
       wanted.set(snapshotKey(id, city), { layer, city })
       previews[id] ??= { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT }
       addToRequest(previews[id], block)

@@ -6,20 +6,21 @@ import { z } from 'zod'
 import { HttpError } from '@/server/errors'
 import { enforceRateLimit, type LimitPolicy } from '@/server/rateLimit'
 import type { BufferReply } from '@/server/pagesRoute'
-import { type BBox, bboxSchema, NgsiError, tenantSchema } from '@/ngsi'
+import { type BBox, bboxSchema, NgsiError } from '@/ngsi'
 import type { MapLayer } from '@/payload-types'
 import { layerFeatures, layerTiles } from '@/server/services'
 
 import { featureBatches, type LayerBody } from '../server/body'
 import type { LayerPage } from '../server/features'
 import { cachedAnswer, gzipReply, parseSearch, readableLayer } from './reply'
-import { toLayerSpec } from './records'
+import { toLayerSpec } from '../server/spec'
+import { citySchema } from './tenant'
 import { csvHeader, csvRows } from '../shared/csv'
 import { ALERT_PREVIEW_LIMIT, type PreviewRequest } from '../shared/preview'
 import { STATISTICS } from '../shared/statistics'
 import { tileAddressSchema } from '../server/tiles'
 
-const city = tenantSchema.optional()
+const city = citySchema.optional()
 const count = (name: string, max: number) =>
   z
     .string()

@@ -2,13 +2,14 @@ import { z } from 'zod'
 
 import { HttpError } from '@/server/errors'
 import type { BufferReply } from '@/server/pagesRoute'
-import { attributeNameSchema, NgsiError, tenantSchema } from '@/ngsi'
+import { attributeNameSchema, NgsiError } from '@/ngsi'
 import { layerHistory } from '@/server/services'
 
 import { HistoryError, historyAggregations, historyWindows } from '../server/history'
 import { HISTORY_UNAVAILABLE } from '../shared/history'
 import { cachedAnswer, gzipReply, parseSearch, readableLayer } from './reply'
-import { toLayerSpec } from './records'
+import { toLayerSpec } from '../server/spec'
+import { citySchema } from './tenant'
 
 const searchSchema = z
   .strictObject({
@@ -23,7 +24,7 @@ const searchSchema = z
       .string()
       .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s,<>"]{1,1024}$/, 'entity: an entity id (a URI)')
       .optional(),
-    city: tenantSchema.optional(),
+    city: citySchema.optional(),
   })
   .refine((search) => search.aggregation !== 'raw' || search.entity, { message: 'aggregation=raw needs an entity', path: ['aggregation'] })
 

@@ -6,14 +6,15 @@ import { createGunzip } from 'node:zlib'
 
 import { z } from 'zod'
 
-import { env } from '@/env'
+import { canReadLayer, layerReaderOf } from '@/access'
 import { clientHasCurrent } from '@/server/conditional'
 import { HttpError } from '@/server/errors'
 import type { BufferReply } from '@/server/pagesRoute'
 import type { MapLayer } from '@/payload-types'
-import { payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
 
-import { canReadLayer, cityTenants, findLayer } from './records'
+import { findLayer } from './records'
+import { routeTenant } from './tenant'
 
 const layerId = z.string().regex(/^(\d{1,12}|[0-9a-f]{24})$/i, 'layer id: a number or an object id')
 
@@ -31,22 +32,16 @@ export function parseSearch<Schema extends z.ZodType>(url: URL, schema: Schema, 
 
 /**
  * The layer the caller asked for, if they may read it (404 otherwise, as if it did not exist), and
- * the tenant to read it for: the layer's own, else the requested city, else the default.
+ * the tenant to read it for (the tenant rule: ./tenant.ts).
  */
 export async function readableLayer(request: Request, rawId: string, city: string | undefined): Promise<{ layer: MapLayer; tenant?: string }> {
   const id = layerId.parse(rawId)
   const layer = await findLayer(id)
   // Everyone may read a public layer: no need to authenticate (payload.auth also works out the
   // caller's permissions on every collection, the largest cost of a cached answer).
-  const user = layer && !layer.public ? (await (await payloadClient()).auth({ headers: request.headers })).user : null
-  if (!layer || !canReadLayer(layer, user)) throw new HttpError(404, 'No such map layer')
-
-  let tenant = layer.source?.tenant || undefined
-  if (!tenant && city) {
-    if (!(await cityTenants()).includes(city)) throw new HttpError(400, `Unknown city "${city}"`)
-    tenant = city
-  }
-  return { layer, tenant: tenant ?? (env().NGSI_LD_TENANT || undefined) }
+  const reader = layer && !layer.public ? layerReaderOf((await (await payloadClient()).auth({ headers: request.headers })).user) : 'public'
+  if (!layer || !canReadLayer(layer, reader)) throw new HttpError(404, 'No such map layer')
+  return { layer, tenant: await routeTenant(layer, city) }
 }
 
 /** ETag, caching and data-state headers of a layer answer; `notModified` when the client's copy is current. */

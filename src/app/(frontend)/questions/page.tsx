@@ -1,7 +1,8 @@
 import type { Metadata } from 'next'
 
 import type { Question } from '@/payload-types'
-import { findGlobal, payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
+import { cachedGlobal } from '@/site/queries'
 
 import { AskQuestionForm } from './AskQuestionForm'
 
@@ -35,7 +36,7 @@ async function answeredQuestions(): Promise<AnsweredQuestion[]> {
 }
 
 export default async function QuestionsPage() {
-  const [questions, settings] = await Promise.all([answeredQuestions(), findGlobal('site-settings')])
+  const [questions, settings] = await Promise.all([answeredQuestions(), cachedGlobal('site-settings')])
   const cities = (settings?.cities ?? []).map(({ name, tenant }) => ({ name, tenant }))
   return (
     <article className="page questions">

@@ -3,7 +3,7 @@ import { userIsMember } from '@/access'
 import { createHealthCheck, withoutVersions } from '@/health/check'
 import { brokerClient } from '@/server/services'
 import { withErrorHandling } from '@/server/errors'
-import { payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
 import { APP_VERSION } from '@/version'
 
 export const dynamic = 'force-dynamic'

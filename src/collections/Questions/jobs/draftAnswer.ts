@@ -2,10 +2,10 @@ import type { Payload, TaskConfig } from 'payload'
 
 import { runAiTask } from '@/ai'
 import { saveAiDraft } from '@/collections/AiDrafts/saveDraft'
-import type { SiteSetting } from '@/payload-types'
 import { aiSettingsFor } from '@/ai/settings'
 import { spendDailyAiBudget } from '@/ai/budget'
 import { summariseCityData } from '@/layers/entry/citySummary'
+import { readGlobal } from '@/site/globals'
 
 export const DRAFT_ANSWER_TASK = 'draftCitizenAnswer'
 
@@ -50,7 +50,7 @@ export const draftCitizenAnswerTask: TaskConfig<DraftAnswerIO> = {
     const budget = await spendDailyAiBudget(payload)
     // No retry: the budget renews at midnight, long after the retries would have given up.
     if (!budget.allowed) return { output: { outcome: `${budget.message} (answer by hand)` } }
-    const siteSettings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
+    const siteSettings = await readGlobal(payload, 'site-settings')
     const city = siteSettings.cities?.find((candidate) => candidate.tenant === question.city) ?? siteSettings.cities?.[0]
     const taskInput = {
       question: question.question,

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation'
 import { userIsMember } from '@/access'
 import { HttpError, withErrorHandling } from '@/server/errors'
 import { sameSitePath } from '@/site/paths'
-import { payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
 
 /** Turns on draft mode for signed-in members of the admin, then opens the page being edited. */
 export const GET = withErrorHandling(async (request: Request) => {

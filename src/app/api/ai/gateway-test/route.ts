@@ -1,12 +1,12 @@
 import { userIsAdmin } from '@/access'
 import { checkGateway } from '@/ai'
 import { env } from '@/env'
-import type { SiteSetting } from '@/payload-types'
 import { rateLimitHeaders } from '@/rate-limit'
 import { gatewayClient, rateLimiter } from '@/server/services'
 import { gatewayKeyWarning, modelChainFor } from '@/ai/settings'
 import { HttpError, withErrorHandling } from '@/server/errors'
-import { payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
+import { readGlobal } from '@/site/globals'
 
 export const dynamic = 'force-dynamic'
 
@@ -25,7 +25,7 @@ export const POST = withErrorHandling(async (request: Request) => {
   const limit = await userLimiter().consume(String(user.id))
   if (!limit.allowed) throw new HttpError(429, 'Too many gateway tests; try again later', rateLimitHeaders(limit))
 
-  const siteSettings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
+  const siteSettings = await readGlobal(payload, 'site-settings')
   const check = await checkGateway(gatewayClient(), modelChainFor(siteSettings), request.signal)
   return Response.json(
     { enabled: env().ENABLE_AI, warning: gatewayKeyWarning(), ...check },

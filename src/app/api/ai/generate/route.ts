@@ -12,7 +12,7 @@ import { rateLimiter } from '@/server/services'
 import { aiSettingsFor } from '@/ai/settings'
 import { spendDailyAiBudget } from '@/ai/budget'
 import { HttpError, withErrorHandling } from '@/server/errors'
-import { payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
 import { readJsonBody } from '@/server/body'
 
 export const dynamic = 'force-dynamic'

@@ -3,10 +3,10 @@ import { z } from 'zod'
 
 import { DRAFT_ANSWER_TASK } from '@/collections/Questions/jobs/draftAnswer'
 import { env } from '@/env'
-import { tenantSchema } from '@/ngsi/names'
-import type { Question, SiteSetting } from '@/payload-types'
+import { citySchema, knownCity, siteCities } from '@/layers/entry/tenant'
+import type { Question } from '@/payload-types'
 import { HttpError, withErrorHandling } from '@/server/errors'
-import { payloadClient } from '@/site/queries'
+import { payloadClient } from '@/site/payload'
 import { enforceRateLimit } from '@/server/rateLimit'
 import { readJsonBody } from '@/server/body'
 
@@ -14,17 +14,12 @@ export const dynamic = 'force-dynamic'
 
 const askSchema = z.strictObject({
   question: z.string().trim().min(10, 'at least 10 characters').max(1000, 'at most 1000 characters'),
-  city: tenantSchema.optional(),
+  city: citySchema.optional(),
 })
 
 /** The city asked about: the one named (it must be a city of the site), else the site's first. */
 async function cityOf(payload: Payload, tenant: string | undefined) {
-  const settings = (await payload.findGlobal({ slug: 'site-settings', depth: 0 })) as SiteSetting
-  const cities = settings.cities ?? []
-  if (!tenant) return cities[0]
-  const city = cities.find((candidate) => candidate.tenant === tenant)
-  if (!city) throw new HttpError(400, `Unknown city "${tenant}"`)
-  return city
+  return tenant ? knownCity(tenant, payload) : (await siteCities(payload))[0]
 }
 
 /**

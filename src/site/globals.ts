@@ -1,0 +1,34 @@
+import type { GlobalAfterChangeHook, Payload, PayloadRequest } from 'payload'
+
+import type { Config } from '@/payload-types'
+
+import { expireTag, purgeCitizenPages } from './revalidate'
+
+type Globals = Config['globals']
+export type GlobalSlug = keyof Globals
+
+/** The cache tag of one global: what its own afterChange hook revalidates. */
+export const globalTag = (slug: GlobalSlug) => `global_${slug}`
+
+/**
+ * A global as Payload stores it, with the server's rights: for routes, hooks and jobs (pass the
+ * hook's `req` to stay in its transaction). The one place that types Payload's answer.
+ */
+export async function readGlobal<Slug extends GlobalSlug>(
+  payload: Payload,
+  slug: Slug,
+  { depth = 0, req }: { depth?: number; req?: PayloadRequest } = {},
+): Promise<Globals[Slug]> {
+  return (await payload.findGlobal({ slug, depth, req, overrideAccess: true })) as Globals[Slug]
+}
+
+/**
+ * Every global's afterChange hook: its cached read expires, and so do the citizen pages, whose
+ * layout shows every global (pages prerendered by the build read globals uncached, so they carry
+ * no global's tag).
+ */
+export const revalidateGlobal: GlobalAfterChangeHook = ({ doc, global }) => {
+  expireTag(globalTag(global.slug as GlobalSlug))
+  purgeCitizenPages()
+  return doc
+}
