@@ -12,8 +12,8 @@ const nextConfig = {
     // Payload picks the log level of an error by its class name (Forbidden, NotFound … at info):
     // minified server bundles rename classes, and every refusal would be logged as a fault with a stack.
     serverMinification: false,
-    // By default Next loads every route's code at start: 80 MB of idle RSS (287 → 206 MB) for the
-    // admin and pages a process may never serve. A route's first request loads it instead (~0.2–0.5 s).
+    // By default Next loads every route's code at start: idle memory for the admin and pages a
+    // process may never serve. A route's first request loads it instead (figures: docs/performance.md).
     preloadEntriesOnStart: false,
     // Pages rendered at run time stay in memory (a bounded LRU): written to .next they were never
     // evicted, and every process started from the same build folder read the others' renders.

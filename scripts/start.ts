@@ -14,10 +14,9 @@ export type ServerCommand = { command: string; args: string[]; env: NodeJS.Proce
 
 /**
  * V8's old-generation cap for the server, in MB. Without one V8 lets garbage pile up long before it
- * collects: 6 cold loads of a 50,000-entity layer took the server from 323 to 547 MB RSS, and 500
- * requests after them to a 727 MB peak; capped, and with 2 malloc arenas, 293 MB idle and a 368 MB
- * peak over the same, for up to a quarter more CPU per cold load (more collections; 320 MB saved no
- * more). Live memory is far below it (loads stream a few pages at a time). An operator's own
+ * collects, and the server's memory grows with every cold load; capped, it stays flat for a little
+ * more CPU per cold load (more collections); a lower cap saved no more memory. Live memory is far
+ * below it (loads stream a few pages at a time). Figures: docs/performance.md. An operator's own
  * --max-old-space-size in NODE_OPTIONS wins.
  */
 export const SERVER_HEAP_MB = 384
@@ -26,9 +25,9 @@ export const SERVER_HEAP_MB = 384
  * V8's young-generation semi-space for the server, in MB (Node 20 lets it grow to 16). A cold load
  * hands on one small batch of objects at a time, so little survives a young collection and a
  * smaller young generation costs only cheap collections; the full collections it spares (V8 starts
- * marking once the old generation's headroom falls below the young generation's size) cost more.
- * Measured over 9 cold loads of a 50,000-entity layer: peak RSS 337 -> 307 MB, a load ~440 ->
- * ~390 ms. An operator's own --max-semi-space-size in NODE_OPTIONS wins.
+ * marking once the old generation's headroom falls below the young generation's size) cost more:
+ * both peak memory and the time of a cold load went down (docs/performance.md). An operator's own
+ * --max-semi-space-size in NODE_OPTIONS wins.
  */
 export const SERVER_SEMI_SPACE_MB = 8
 
@@ -37,7 +36,7 @@ export function productionServer(env: NodeJS.ProcessEnv, port: number | string |
   const nodeOptions = env.NODE_OPTIONS ?? ''
   const unlessSet = (flag: string, setting = flag) => (nodeOptions.includes(setting) ? [] : [flag])
   const serverEnv: NodeJS.ProcessEnv = {
-    // glibc's default of 8 malloc arenas per core holds native memory the server does not use (idle RSS −20 MB with 2).
+    // glibc's default of 8 malloc arenas per core holds native memory the server does not use.
     MALLOC_ARENA_MAX: '2',
     ...env,
     NODE_ENV: 'production',

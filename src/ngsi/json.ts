@@ -1,7 +1,7 @@
 // A broker's JSON body → its value, without one string of the whole body when the body is a large
-// array of objects (every entity query answers one). V8 gives each string over ~128 kB a memory
-// area of its own, freshly mapped: a 445 kB page of 1,000 entities took 3.7 ms to decode and parse
-// whole on the bench host, 2.1 ms in pieces of about 32 kB.
+// array of objects (every entity query answers one). V8 gives each large string a memory area of
+// its own, freshly mapped, so decoding and parsing a page whole costs more than parsing it in
+// pieces (figures: docs/performance.md).
 //
 // A piece ends at a "},{" found natively (no byte-by-byte scan in JavaScript) and is parsed alone
 // as "[piece]". That "},{" may lie inside a string or a nested array; then the piece is not valid

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /**
  * The layer data routes (features, tiles, history) answer a map's hundreds of requests from memory,
- * yet Next.js spends 3–4 times the route's own CPU on each (routing, tracing, its API wrapper):
- * measured, about 0.8 ms per request on every route. So a Pages API route registers its handler
+ * yet Next.js's router (routing, tracing, its API wrapper) costs more per request than the route's
+ * own work (figures: docs/performance.md). So a Pages API route registers its handler
  * here when Next first loads it, and the server hook (src/server/edge.ts) answers later
  * GET/HEAD requests for that path itself. The first request of each route goes through Next; only
  * Node's request and response are used, exactly as Next hands them over.

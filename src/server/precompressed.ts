@@ -12,8 +12,7 @@ import { clientHasCurrent } from './conditional'
 /**
  * Static answers compressed once, by the build (scripts/precompress.ts), and sent as they are by the
  * server hook: Next would compress the same file again for every request on the server's one
- * thread (measured: ~30 ms for MapLibre's chunk, ~40 ms for its worker, ~165 ms for the bundled
- * basemap), delaying every other answer meanwhile.
+ * thread, delaying every other answer meanwhile (figures: docs/performance.md).
  */
 export const ENCODINGS = ['br', 'gzip'] as const
 export type Encoding = (typeof ENCODINGS)[number]
