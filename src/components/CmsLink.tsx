@@ -2,7 +2,7 @@ import Link from 'next/link'
 
 import { validateSafeUrl } from '@/fields/link'
 import type { Page, Post } from '@/payload-types'
-import { pagePath } from '@/site/paths'
+import { documentPath } from '@/site/paths'
 
 export type CmsLinkData = {
   type?: 'reference' | 'custom' | null
@@ -16,8 +16,7 @@ export function linkHref(link: CmsLinkData): string | null {
   if (link.type === 'custom') return link.url && validateSafeUrl(link.url) === true ? link.url : null
   const target = link.reference?.value
   if (!target || typeof target !== 'object') return null
-  if (link.reference?.relationTo === 'posts') return `/posts/${target.slug}`
-  return pagePath(target.slug)
+  return documentPath(link.reference?.relationTo === 'posts' ? 'posts' : 'pages', target.slug)
 }
 
 export function CmsLink({ link, className }: { link: CmsLinkData; className?: string }) {

@@ -2,15 +2,14 @@ import type { SerializedEditorState } from '@payloadcms/richtext-lexical/lexical
 import { type JSXConvertersFunction, LinkJSXConverter, RichText as LexicalRichText } from '@payloadcms/richtext-lexical/react'
 
 import { validateSafeUrl } from '@/fields/link'
-import { pagePath } from '@/site/paths'
+import { documentPath } from '@/site/paths'
 
 type LinkNode = { fields: { doc?: { relationTo?: string; value?: unknown } | null } }
 
 const internalDocToHref = ({ linkNode }: { linkNode: LinkNode }) => {
   const { relationTo, value } = linkNode.fields.doc ?? {}
   const slug = typeof value === 'object' && value && 'slug' in value ? String(value.slug) : ''
-  if (relationTo === 'posts') return `/posts/${slug}`
-  return pagePath(slug)
+  return documentPath(relationTo === 'posts' ? 'posts' : 'pages', slug)
 }
 
 const converters: JSXConvertersFunction = ({ defaultConverters }) => {

@@ -3,7 +3,7 @@ import type { Metadata } from 'next'
 import type { Media } from '@/payload-types'
 
 import { findPage, findPost } from './queries'
-import { HOME_SLUG, pagePath } from './paths'
+import { HOME_SLUG, pagePath, postPath } from './paths'
 
 type Meta = { title?: string | null; description?: string | null; image?: number | string | Media | null } | undefined
 
@@ -30,5 +30,5 @@ export async function pageMetadata(slug: string): Promise<Metadata> {
 
 export async function postMetadata(slug: string): Promise<Metadata> {
   const post = await findPost(slug, false)
-  return { ...toMetadata(post?.title, post?.meta, `/posts/${slug}`), ...(post ? {} : { title: 'Post not found' }) }
+  return { ...toMetadata(post?.title, post?.meta, postPath(slug)), ...(post ? {} : { title: 'Post not found' }) }
 }

@@ -4,9 +4,18 @@ export const HOME_SLUG = 'home'
 /** Where a page lives: `/` for the home page (or no slug yet), `/{slug}` otherwise. */
 export const pagePath = (slug: string | null | undefined) => (!slug || slug === HOME_SLUG ? '/' : `/${slug}`)
 
+/** The news index. */
+export const POSTS_PATH = '/posts'
+
+/** Where a post lives: `/posts/{slug}`. */
+export const postPath = (slug: string | null | undefined) => `${POSTS_PATH}/${slug ?? ''}`
+
+/** Where a document of either collection lives. */
+export const documentPath = (collection: 'pages' | 'posts', slug: string | null | undefined) => (collection === 'posts' ? postPath(slug) : pagePath(slug))
+
 /** The URL the admin opens for preview and live preview: a route that turns on draft mode, then redirects. */
 export function previewPath({ collection, slug }: { collection: 'pages' | 'posts'; slug?: string | null }): string {
-  const path = collection === 'posts' ? `/posts/${slug ?? ''}` : pagePath(slug)
+  const path = documentPath(collection, slug)
   const params = new URLSearchParams({ collection, slug: slug ?? '', path })
   return `/next/preview?${params.toString()}`
 }

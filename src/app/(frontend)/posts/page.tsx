@@ -1,11 +1,12 @@
 import type { Metadata } from 'next'
 import Link from 'next/link'
 
+import { POSTS_PATH, postPath } from '@/site/paths'
 import { listPublishedPosts } from '@/site/queries'
 
 export const revalidate = 300
 
-export const metadata: Metadata = { title: 'News', alternates: { canonical: '/posts' } }
+export const metadata: Metadata = { title: 'News', alternates: { canonical: POSTS_PATH } }
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
 
@@ -21,7 +22,7 @@ export default async function PostsIndex() {
           {posts.map((post) => (
             <li key={post.id} className="post-card">
               <h2>
-                <Link href={`/posts/${post.slug}`}>{post.title}</Link>
+                <Link href={postPath(post.slug)}>{post.title}</Link>
               </h2>
               {post.publishedAt && <time dateTime={post.publishedAt}>{dateFormat.format(new Date(post.publishedAt))}</time>}
               {post.meta?.description && <p>{post.meta.description}</p>}

@@ -1,8 +1,8 @@
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook } from 'payload'
 
 import type { Post } from '@/payload-types'
+import { POSTS_PATH, postPath } from '@/site/paths'
 import { purgePaths } from '@/site/revalidate'
-
 
 /** A post's page and the posts index are prerendered: purge both when what citizens see changes. */
 export const revalidatePost: CollectionAfterChangeHook<Post> = ({ doc, previousDoc, context }) => {
@@ -10,15 +10,15 @@ export const revalidatePost: CollectionAfterChangeHook<Post> = ({ doc, previousD
   const wasPublished = previousDoc?._status === 'published'
   const isPublished = doc._status === 'published'
   if (!isPublished && !wasPublished) return doc
-  const paths = ['/posts']
-  if (isPublished) paths.push(`/posts/${doc.slug}`)
-  if (wasPublished && previousDoc?.slug !== doc.slug) paths.push(`/posts/${previousDoc?.slug}`)
-  if (wasPublished && !isPublished) paths.push(`/posts/${doc.slug}`)
+  const paths = [POSTS_PATH]
+  if (isPublished) paths.push(postPath(doc.slug))
+  if (wasPublished && previousDoc?.slug !== doc.slug) paths.push(postPath(previousDoc?.slug))
+  if (wasPublished && !isPublished) paths.push(postPath(doc.slug))
   purgePaths(...paths)
   return doc
 }
 
 export const revalidatePostDelete: CollectionAfterDeleteHook<Post> = ({ doc, context }) => {
-  if (!context.disableRevalidate) purgePaths('/posts', `/posts/${doc?.slug}`)
+  if (!context.disableRevalidate) purgePaths(POSTS_PATH, postPath(doc?.slug))
   return doc
 }
