@@ -1,3 +1,5 @@
+import { isGeometryShaped } from '@/ngsi/geojson'
+
 import { type IdType, type QueryableCollection, type QuerySchema, type QueryTarget, queryTargets } from './queryTargets'
 
 /** Largest id a numeric id column holds: PostgreSQL's `serial` is a 4-byte integer (SQLite's holds more, but never gets there). */
@@ -9,7 +11,6 @@ const EQUALITY = ['equals', 'not_equals']
 const LISTS = ['in', 'not_in', 'all']
 const ORDER = ['greater_than', 'greater_than_equal', 'less_than', 'less_than_equal']
 const GEO = ['near', 'within', 'intersects']
-const GEOJSON_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon'])
 
 const FIELD_DESCRIPTIONS: Record<QueryTarget['kind'], string> = {
   id: 'an id',
@@ -117,13 +118,8 @@ function pointProblem(value: unknown, most = 2): string | undefined {
   return Array.isArray(parts) && parts.length >= 2 && parts.length <= most && parts.every(numeric) ? undefined : `${show(value)} is not a longitude,latitude`
 }
 
-const coordinatesValid = (value: unknown): boolean =>
-  Array.isArray(value) && value.length > 0 && (value.every((item) => typeof item === 'number' && Number.isFinite(item)) || value.every(coordinatesValid))
-
 function geometryProblem(value: unknown): string | undefined {
-  return isPlainObject(value) && typeof value.type === 'string' && GEOJSON_TYPES.has(value.type) && coordinatesValid(value.coordinates)
-    ? undefined
-    : `${show(value)} is not a GeoJSON geometry`
+  return isPlainObject(value) && isGeometryShaped(value) ? undefined : `${show(value)} is not a GeoJSON geometry`
 }
 
 /** `in`, `not_in` and `all` take a list, or a comma-separated string as REST query strings send them. */

@@ -1,6 +1,8 @@
 // One error type for everything that can go wrong talking to a broker, classified from
 // RFC 7807 ProblemDetails the way Orion-LD, Scorpio and Stellio actually spell them.
 
+import { statusClass } from '@/upstreams/outbound'
+
 export type NgsiErrorKind =
   | 'bad-request'
   | 'not-found'
@@ -93,7 +95,7 @@ function classify(status: number, problem: Problem): NgsiErrorKind {
   if (status === 403) return 'forbidden'
   if (status === 404) return 'not-found'
   if (status === 408 || status === 504) return 'timeout'
-  if (status >= 500) return 'unavailable'
+  if (statusClass(status) === 'server-error') return 'unavailable'
   return 'bad-request'
 }
 
@@ -129,5 +131,5 @@ export function errorFromResponse(status: number, statusText: string, bodyText: 
 export function isRetryable(error: unknown): boolean {
   if (!(error instanceof NgsiError)) return false
   if (error.kind === 'network') return true
-  return error.status !== undefined && error.status >= 500 && error.status !== 501 && error.kind !== 'context-unavailable'
+  return error.status !== undefined && statusClass(error.status) === 'server-error' && error.status !== 501 && error.kind !== 'context-unavailable'
 }

@@ -33,6 +33,19 @@ export function isGeometryLike(value: unknown): value is { type: string; coordin
   return typeof type === 'string' && Object.hasOwn(NESTING, type) && Array.isArray(coordinates)
 }
 
+const isFiniteNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value)
+
+/** Lists (none empty) that end in finite numbers, at any depth. */
+const numberLists = (value: unknown): boolean =>
+  Array.isArray(value) && value.length > 0 && (value.every(isFiniteNumber) || value.every(numberLists))
+
+/**
+ * Whether `value` has the form of a GeoJSON geometry: one of the six types, its coordinates lists
+ * (none empty) of finite numbers. The form only, as a query may carry it: nesting per type,
+ * position counts and ranges are validateGeometry's, which also repairs what it can for the map.
+ */
+export const isGeometryShaped = (value: unknown): boolean => isGeometryLike(value) && numberLists(value.coordinates)
+
 type Pair = [number, number]
 
 /** Positions cut to 2-D, or undefined when the shape is not what the type promises. */

@@ -3,6 +3,8 @@
 
 import pRetry, { AbortError } from 'p-retry'
 
+import { startDeadline, statusClass } from '@/upstreams/outbound'
+
 import { errorFromResponse, isRetryable, NgsiError } from './errors'
 import { arrayPieces, isBlank, parseJsonBytes } from './json'
 import type { BrokerAnswer, BrokerTransport } from './transport'
@@ -95,17 +97,16 @@ function isHtml(contentType: string | null, body: Buffer): boolean {
 
 async function attempt(config: HttpConfig, url: string, headers: Record<string, string>, options: CallOptions): Promise<BrokerResponse> {
   const { timeoutMs } = config
-  const timeout = AbortSignal.timeout(timeoutMs)
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  const deadline = startDeadline(timeoutMs, options.signal)
   let response: BrokerAnswer
   try {
-    response = await config.transport(url, { headers, signal })
+    response = await config.transport(url, { headers, signal: deadline.signal })
   } catch (error) {
     // The caller gave up: no retry, and the caller's own reason, not ours.
     if (options.signal?.aborted) throw new AbortError(options.signal.reason instanceof Error ? options.signal.reason : String(options.signal.reason))
     // The transport's own refusal (an answer too large): not a network fault, and not retried.
     if (error instanceof NgsiError) throw error
-    if (timeout.aborted) throw new NgsiError('timeout', `No answer from the broker within ${timeoutMs} ms`, { cause: error })
+    if (deadline.expired) throw new NgsiError('timeout', `No answer from the broker within ${timeoutMs} ms`, { cause: error })
     throw networkError(error)
   }
   const refusal = refusalOf(response)
@@ -119,10 +120,11 @@ async function attempt(config: HttpConfig, url: string, headers: Record<string, 
 /** Why an answer cannot be used (a redirect, an error status, an HTML page), or undefined. */
 function refusalOf({ status, statusText, headers, body }: BrokerAnswer): NgsiError | undefined {
   const contentType = headers.get('content-type')
-  if (status >= 300 && status < 400) {
+  const kind = statusClass(status)
+  if (kind === 'redirect') {
     return new NgsiError('invalid-response', `Broker answered ${status} (a redirect): set its URL to the address it redirects to`, { status })
   }
-  if (status < 200 || status >= 300) return errorFromResponse(status, statusText, body.toString('utf8'), contentType)
+  if (kind !== 'ok') return errorFromResponse(status, statusText, body.toString('utf8'), contentType)
   if (isHtml(contentType, body)) return new NgsiError('invalid-response', `Broker answered ${status} with an HTML page instead of JSON`, { status })
   return undefined
 }

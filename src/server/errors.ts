@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 
 import { ZodError } from 'zod'
 
+import { UpstreamError } from '@/upstreams/errors'
+
 import { currentRequestId, requestIdOf } from './requestContext'
 
 /** An error whose message is safe to show the caller, with the HTTP status to answer. */
@@ -48,6 +50,9 @@ export function errorResponse(error: unknown, request: { method?: string; url?: 
     return jsonError(status, message, headers, requestId)
   }
   if (error instanceof HttpError) return refuse(error.status, error.message, error.headers)
+  if (error instanceof UpstreamError) {
+    return refuse(error.status, error.message, error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) })
+  }
   if (error instanceof ZodError) return refuse(400, describeZodError(error))
   console.error(`[${requestId}] ${request.method} ${path} failed:`, error)
   return jsonError(500, `Internal server error (reference ${requestId})`, {}, requestId)

@@ -1,5 +1,3 @@
-import { HttpError } from '@/server/errors'
-
 export type UpstreamService = 'weather' | 'geocoding'
 
 /**
@@ -48,31 +46,26 @@ const MESSAGE: Record<UpstreamErrorReason, string> = {
 }
 
 /**
- * An upstream failure as the proxy route should answer it. `status` is the status to return and the
- * message is fixed text (safe for the caller: never the upstream body, URL or API key). Being an
- * `HttpError`, `withErrorHandling` answers it as `{error: message}` with `Retry-After` for 429.
+ * An upstream failure as the proxy route should answer it. `status` is the status to answer and the
+ * message is fixed text (safe for the caller: never the upstream body, URL or API key); the edge
+ * (`src/server/errors.ts`) answers it as `{error: message}`, with `Retry-After` for 429.
  */
-export class UpstreamError extends HttpError {
-  declare readonly status: 429 | 502 | 503 | 504
+export class UpstreamError extends Error {
+  readonly status: 429 | 502 | 503 | 504
+  /** The upstream's HTTP status, when it answered. */
+  readonly upstreamStatus: number | undefined
+  /** Seconds the caller should wait, for 429. */
+  readonly retryAfterSeconds: number | undefined
 
   constructor(
     readonly service: UpstreamService,
     readonly reason: UpstreamErrorReason,
     options: { upstreamStatus?: number; retryAfterSeconds?: number } = {},
   ) {
-    const retryAfterSeconds = reason === 'rate-limited' ? (options.retryAfterSeconds ?? 60) : undefined
-    super(
-      STATUS[reason],
-      `${LABEL[service]} ${MESSAGE[reason]}`,
-      retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
-    )
+    super(`${LABEL[service]} ${MESSAGE[reason]}`)
     this.name = 'UpstreamError'
+    this.status = STATUS[reason]
     this.upstreamStatus = options.upstreamStatus
-    this.retryAfterSeconds = retryAfterSeconds
+    this.retryAfterSeconds = reason === 'rate-limited' ? (options.retryAfterSeconds ?? 60) : undefined
   }
-
-  /** The upstream's HTTP status, when it answered. */
-  readonly upstreamStatus: number | undefined
-  /** Seconds the caller should wait, for 429. */
-  readonly retryAfterSeconds: number | undefined
 }

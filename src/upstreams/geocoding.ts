@@ -1,7 +1,8 @@
 import { z } from 'zod'
 
 import { UpstreamError } from './errors'
-import { cleanText, endpoint, getJson, statusError, type FetchLike } from './http'
+import { cleanText, endpoint, getJson, statusError } from './http'
+import type { FetchLike } from './outbound'
 
 /*
  * Upstream: OpenCage Geocoding API, forward geocoding (https://opencagedata.com/api).
@@ -156,7 +157,8 @@ export async function geocode(options: GeocodeOptions): Promise<GeocodeResponse>
   url.searchParams.set('key', apiKey)
 
   const answer = await getJson('geocoding', url, options)
-  if (answer.status < 200 || answer.status >= 300) throw statusError('geocoding', answer)
+  const refusal = statusError('geocoding', answer)
+  if (refusal) throw refusal
   const response = answer.jsonOk ? toGeocodeResponse(answer.json) : undefined
   if (!response) throw new UpstreamError('geocoding', 'bad-response', { upstreamStatus: answer.status })
   return { results: response.results.slice(0, query.limit) }

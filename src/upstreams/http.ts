@@ -1,14 +1,13 @@
-import { readAtMost } from '@/server/body'
-
 import { UpstreamError, type UpstreamService } from './errors'
+import { parseRetryAfter, readTextAtMost, send, startDeadline, statusClass, type FetchLike } from './outbound'
 
-/** Shared plumbing of the upstream clients: bounded time and size, status mapping, no key leaks. */
-
-export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>
+/** The weather and geocoding clients' use of the outbound helper: their time and size limits, status mapping, no key leaks. */
 
 export const DEFAULT_TIMEOUT_MS = 5_000
 /** Largest upstream body read; bigger answers are refused as bad responses. */
 export const MAX_RESPONSE_BYTES = 512 * 1024
+/** Bounds of the Retry-After passed on to the caller, in seconds. */
+const RETRY_AFTER_SECONDS = { min: 1, max: 3600 }
 
 /** The base URL joined with a path, or undefined when it is not an http(s) URL. */
 export function endpoint(baseUrl: string, path: string): URL | undefined {
@@ -25,95 +24,65 @@ export function endpoint(baseUrl: string, path: string): URL | undefined {
   }
 }
 
-/** Seconds from a Retry-After header (delta-seconds or HTTP date), clamped to 1..3600. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined
-  const text = value.trim()
-  let seconds: number
-  if (/^\d+$/.test(text)) seconds = Number(text)
-  else {
-    const date = Date.parse(text)
-    if (!Number.isFinite(date)) return undefined
-    seconds = Math.ceil((date - now) / 1000)
-  }
-  return Math.min(3600, Math.max(1, seconds))
-}
-
-async function readLimited(response: Response, maxBytes: number): Promise<string | undefined> {
-  const bytes = await readAtMost(response, maxBytes)
-  return bytes && Buffer.from(bytes).toString('utf8')
-}
-
 export type UpstreamAnswer = { status: number; headers: Headers; json: unknown; jsonOk: boolean }
 
 /**
  * GETs `url` and returns its status and parsed JSON. Throws UpstreamError for a timeout (the whole
- * exchange, body included, must finish within timeoutMs), an unreachable host, or an oversized body.
- * Nothing of the URL (which carries the key) or of a low-level error goes into what is thrown.
+ * exchange, body included, must finish within timeoutMs), an unreachable host, a redirect (the key
+ * is in the query: never carried elsewhere) or an oversized body. Nothing of the URL (which
+ * carries the key) or of a low-level error goes into what is thrown.
  */
 export async function getJson(
   service: UpstreamService,
   url: URL,
   options: { fetch?: FetchLike; timeoutMs?: number; signal?: AbortSignal; maxBytes?: number },
 ): Promise<UpstreamAnswer> {
-  const fetchImpl = options.fetch ?? globalThis.fetch
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const controller = new AbortController()
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    controller.abort()
-  }, timeoutMs)
-  const onCallerAbort = () => controller.abort()
-  options.signal?.addEventListener('abort', onCallerAbort, { once: true })
-  if (options.signal?.aborted) controller.abort()
-
+  const deadline = startDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal)
+  let response: Response
   try {
-    let response: Response
-    try {
-      response = await fetchImpl(url, {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        signal: controller.signal,
-        // The key is in the query: never let a redirect carry it elsewhere.
-        redirect: 'error',
-      })
-    } catch {
-      throw new UpstreamError(service, timedOut ? 'timeout' : 'unreachable')
-    }
-    let text: string | undefined
-    try {
-      text = await readLimited(response, options.maxBytes ?? MAX_RESPONSE_BYTES)
-    } catch {
-      throw new UpstreamError(service, timedOut ? 'timeout' : 'unreachable', { upstreamStatus: response.status })
-    }
-    if (text === undefined) throw new UpstreamError(service, 'bad-response', { upstreamStatus: response.status })
-    let json: unknown
-    let jsonOk = true
-    try {
-      json = JSON.parse(text)
-    } catch {
-      jsonOk = false
-    }
-    return { status: response.status, headers: response.headers, json, jsonOk }
-  } finally {
-    clearTimeout(timer)
-    options.signal?.removeEventListener('abort', onCallerAbort)
+    response = await send(url, { headers: { accept: 'application/json' }, signal: deadline.signal, fetch: options.fetch })
+  } catch {
+    throw new UpstreamError(service, deadline.expired ? 'timeout' : 'unreachable')
   }
+  let text: string | undefined
+  try {
+    text = await readTextAtMost(response, options.maxBytes ?? MAX_RESPONSE_BYTES)
+  } catch {
+    throw new UpstreamError(service, deadline.expired ? 'timeout' : 'unreachable', { upstreamStatus: response.status })
+  }
+  if (text === undefined) throw new UpstreamError(service, 'bad-response', { upstreamStatus: response.status })
+  let json: unknown
+  let jsonOk = true
+  try {
+    json = JSON.parse(text)
+  } catch {
+    jsonOk = false
+  }
+  return { status: response.status, headers: response.headers, json, jsonOk }
 }
 
-/** Maps a non-2xx upstream status to the error to throw. */
-export function statusError(service: UpstreamService, answer: UpstreamAnswer): UpstreamError {
+/** Seconds the caller should wait, from the upstream's Retry-After (undefined when it sent none that reads). */
+function retryAfterSeconds(headers: Headers): number | undefined {
+  const ms = parseRetryAfter(headers.get('retry-after'))
+  return ms === undefined ? undefined : Math.min(RETRY_AFTER_SECONDS.max, Math.max(RETRY_AFTER_SECONDS.min, Math.ceil(ms / 1000)))
+}
+
+/** The error for a status other than 2xx, or undefined for a 2xx. */
+export function statusError(service: UpstreamService, answer: UpstreamAnswer): UpstreamError | undefined {
   const { status } = answer
-  if (status === 429 || status === 402) {
-    return new UpstreamError(service, 'rate-limited', {
-      upstreamStatus: status,
-      retryAfterSeconds: parseRetryAfter(answer.headers.get('retry-after')),
-    })
+  // OpenCage answers 402 when the day's quota is used up: a rate limit too.
+  switch (status === 402 ? 'rate-limited' : statusClass(status)) {
+    case 'ok':
+      return undefined
+    case 'rate-limited':
+      return new UpstreamError(service, 'rate-limited', { upstreamStatus: status, retryAfterSeconds: retryAfterSeconds(answer.headers) })
+    case 'denied':
+      return new UpstreamError(service, 'rejected-key', { upstreamStatus: status })
+    case 'server-error':
+      return new UpstreamError(service, 'upstream-error', { upstreamStatus: status })
+    default:
+      return new UpstreamError(service, 'rejected-request', { upstreamStatus: status })
   }
-  if (status === 401 || status === 403) return new UpstreamError(service, 'rejected-key', { upstreamStatus: status })
-  if (status >= 500) return new UpstreamError(service, 'upstream-error', { upstreamStatus: status })
-  return new UpstreamError(service, 'rejected-request', { upstreamStatus: status })
 }
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]+/g

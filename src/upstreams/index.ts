@@ -1,6 +1,7 @@
 /** Upstream clients behind the weather and geocoding proxy routes: validated in, reduced out, key kept in. */
 export { UpstreamError, type UpstreamErrorReason, type UpstreamService } from './errors'
-export { DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES, parseRetryAfter, type FetchLike } from './http'
+export { DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES } from './http'
+export type { FetchLike } from './outbound'
 export {
   DEFAULT_WEATHER_BASE_URL,
   fetchWeather,

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 
 import { UpstreamError } from './errors'
-import { cleanText, endpoint, getJson, statusError, type FetchLike } from './http'
+import { cleanText, endpoint, getJson, statusError } from './http'
+import type { FetchLike } from './outbound'
 
 /*
  * Upstream: OpenWeatherMap "Current weather data" API (https://openweathermap.org/current).
@@ -182,7 +183,8 @@ export async function fetchWeather(options: FetchWeatherOptions): Promise<Weathe
   url.searchParams.set('appid', apiKey)
 
   const answer = await getJson('weather', url, options)
-  if (answer.status < 200 || answer.status >= 300) throw statusError('weather', answer)
+  const refusal = statusError('weather', answer)
+  if (refusal) throw refusal
   const report = answer.jsonOk ? toWeatherReport(answer.json) : undefined
   if (!report) throw new UpstreamError('weather', 'bad-response', { upstreamStatus: answer.status })
   return report

@@ -1,6 +1,8 @@
 import pLimit, { type LimitFunction } from 'p-limit'
 import { z } from 'zod'
 
+import { parseRetryAfter, RedirectRefused, send, sleep, startDeadline, statusClass, type Deadline } from '@/upstreams/outbound'
+
 import {
   AllModelsFailedError,
   classifyStatus,
@@ -12,13 +14,12 @@ import {
   type ModelFailure,
 } from './errors'
 import { isFreeModel, modelChain } from './models'
-import { parseRetryAfter, sleep } from './retry-after'
 
 /**
- * Client of an OpenRouter-compatible model gateway (see shared/gateway/CONTRACT.md).
+ * Client of an OpenRouter-compatible model gateway (docs/ai-helper.md, "The model chain").
  *
- * Plain `fetch` rather than the `openai` package: its errors drop the HTTP status text the
- * contract wants in messages, it has no `/key` call, its retry policy (exponential jitter,
+ * Plain `fetch` rather than the `openai` package: its errors drop the HTTP status text our
+ * messages carry, it has no `/key` call, its retry policy (exponential jitter,
  * retrying daily caps too) is not ours, and with its retries off what remains is one POST.
  * Reads no environment: the caller passes settings.
  *
@@ -116,7 +117,7 @@ type Call<T> = {
 }
 
 /** A call with its deadline running. */
-type TimedCall<T> = Call<T> & { deadline: AbortSignal; signal: AbortSignal; deadlineAt: number }
+type TimedCall<T> = Call<T> & { deadline: Deadline; signal: AbortSignal }
 
 const numberOrUndefined = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
 
@@ -297,13 +298,8 @@ export class GatewayClient {
   private async send<T>(call: Call<T>): Promise<T> {
     const keyProblem = this.keyProblem
     if (keyProblem) throw keyProblem
-    const deadline = AbortSignal.timeout(this.timeoutMs)
-    const timed: TimedCall<T> = {
-      ...call,
-      deadline,
-      deadlineAt: Date.now() + this.timeoutMs,
-      signal: call.signal ? AbortSignal.any([call.signal, deadline]) : deadline,
-    }
+    const deadline = startDeadline(this.timeoutMs, call.signal)
+    const timed: TimedCall<T> = { ...call, deadline, signal: deadline.signal }
     for (let attempt = 1; ; attempt++) {
       try {
         return await untilAborted(
@@ -317,7 +313,7 @@ export class GatewayClient {
         if (!gatewayError.retryable || attempt > this.maxRetries) throw gatewayError
         const wait = Math.max(MIN_RETRY_WAIT_MS, gatewayError.retryAfterMs ?? 0)
         // A wait past the deadline would only end in a timeout: give the next model the time.
-        if (Date.now() + wait >= timed.deadlineAt) throw gatewayError
+        if (Date.now() + wait >= timed.deadline.at) throw gatewayError
         try {
           await sleep(wait, timed.signal)
         } catch (reason) {
@@ -330,10 +326,10 @@ export class GatewayClient {
   /** The deadline passing is a timeout; the caller's signal is a cancel, or a timeout when it was one. */
   private stopped(call: TimedCall<unknown>, cause: unknown): GatewayError {
     const callerReason = call.signal.reason as unknown
-    if (call.deadline.aborted || isTimeout(callerReason)) {
+    if (call.deadline.expired || isTimeout(callerReason)) {
       return new GatewayError({
         code: 'timeout',
-        reason: call.deadline.aborted ? `no answer within ${this.timeoutMs} ms` : 'no answer in the time allowed',
+        reason: call.deadline.expired ? `no answer within ${this.timeoutMs} ms` : 'no answer in the time allowed',
         model: call.model,
         cause: cause ?? callerReason,
       })
@@ -347,19 +343,21 @@ export class GatewayClient {
     let response: Response
     let text: string
     try {
-      response = await this.fetchImpl(`${this.baseUrl}${call.path}`, {
+      response = await send(`${this.baseUrl}${call.path}`, {
         method: call.method,
         headers: this.headers(call.body !== undefined),
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: call.signal,
+        fetch: this.fetchImpl,
       })
       text = await response.text()
     } catch (error) {
       if (call.signal.aborted) throw this.stopped(call, error)
+      if (error instanceof RedirectRefused) throw redirectError(error.status, call.model)
       throw new GatewayError({ code: 'network', reason: networkReason(error), model: call.model, cause: error })
     }
     const json = parseJson(text)
-    if (!response.ok) throw errorFromResponse(response, json, text, call.model)
+    if (statusClass(response.status) !== 'ok') throw errorFromResponse(response, json, text, call.model)
     if (json === undefined) {
       throw new GatewayError({
         code: 'invalid_response',
@@ -427,6 +425,16 @@ function parseJson(text: string): unknown {
     return undefined
   }
 }
+
+/** The key goes in a header: a redirect is not followed, and says where the URL should point. */
+const redirectError = (status: number, model?: string) =>
+  new GatewayError({
+    code: 'http_error',
+    reason: 'redirected, which is not followed: set the gateway URL to the address it redirects to',
+    status,
+    statusText: statusTextOf(status, ''),
+    model,
+  })
 
 function errorFromResponse(response: Response, json: unknown, text: string, model?: string): GatewayError {
   const body = readErrorBody(json)

@@ -1,4 +1,6 @@
-/** Errors of the model gateway client, classified as CONTRACT.md's table says. */
+/** Errors of the model gateway client, classified as docs/ai-helper.md ("The model chain") says. */
+
+import { statusClass } from '@/upstreams/outbound'
 
 export type GatewayErrorCode =
   // refused before any request
@@ -138,6 +140,11 @@ const describeFailure = (error: GatewayError) =>
 /** Reason phrases for when the transport gives none (HTTP/2, some proxies). */
 export const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   402: 'Payment Required',
@@ -189,7 +196,7 @@ function dailyCapReset(body: ErrorBody | undefined): string | undefined {
 
 type Classification = Pick<GatewayErrorInit, 'code' | 'reason' | 'retryable'>
 
-/** Maps an HTTP status (or the numeric `error.code` of a 200 body) to the contract's behaviour. */
+/** Maps an HTTP status (or the numeric `error.code` of a 200 body) to the client's behaviour (docs/ai-helper.md). */
 export function classifyStatus(status: number, body: ErrorBody | undefined): Classification {
   const message = body?.message ?? ''
   switch (status) {
@@ -223,7 +230,7 @@ export function classifyStatus(status: number, body: ErrorBody | undefined): Cla
     case 503:
       return { code: 'unavailable', reason: 'the model is unavailable', retryable: false }
     default:
-      if (status >= 500) return { code: 'server_error', reason: 'gateway server error', retryable: false }
+      if (statusClass(status) === 'server-error') return { code: 'server_error', reason: 'gateway server error', retryable: false }
       return { code: 'http_error', reason: `unexpected HTTP status ${status}`, retryable: false }
   }
 }

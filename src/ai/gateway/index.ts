@@ -31,6 +31,5 @@ export {
   MANUAL_ENTRY_MESSAGE,
   type FallbackModeSettings,
 } from './fallback-mode'
-export { parseRetryAfter } from './retry-after'
 export { FREE_SUFFIX, isFreeModel, MODEL_ID, modelChain, parseModelList, type ParsedModelList } from './models'
 export { checkGateway, type GatewayCheck, type ModelAvailability } from './check'

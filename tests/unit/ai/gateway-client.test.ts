@@ -175,6 +175,14 @@ describe('gateway client: limits and timeouts', () => {
     setTimeout(() => controller.abort(), 50)
     expect((await failure(pending)).code).toBe('aborted')
   })
+
+  it('does not follow a redirect (the key is in a header), and says so', async () => {
+    gateway.script(reply.raw(307, '', { headers: { location: `${gateway.url}/elsewhere` } }))
+    const error = await failure(client().complete({ prompt: 'p' }))
+    expect(error).toMatchObject({ code: 'http_error', status: 307, statusText: 'Temporary Redirect', retryable: false })
+    expect(error.reason).toMatch(/redirected, which is not followed/)
+    expect(gateway.requests.map((request) => request.path)).toEqual(['/api/v1/chat/completions'])
+  })
 })
 
 describe('gateway client: models and key', () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { GatewayClient, GatewayError, parseRetryAfter, type GatewayConfig } from '@/ai/gateway'
+import { GatewayClient, GatewayError, type GatewayConfig } from '@/ai/gateway'
 
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
 
@@ -90,21 +90,5 @@ describe('retries', () => {
     await shared.complete({ prompt: 'p', model: 'fast/model' })
     expect(performance.now() - started).toBeLessThan(900)
     await waiting
-  })
-})
-
-describe('parseRetryAfter', () => {
-  const now = Date.parse('2026-05-06T10:00:00Z')
-  it('reads seconds and HTTP dates', () => {
-    expect(parseRetryAfter('3', now)).toBe(3000)
-    expect(parseRetryAfter('0.5', now)).toBe(500)
-    expect(parseRetryAfter('Wed, 06 May 2026 10:00:04 GMT', now)).toBe(4000)
-    expect(parseRetryAfter('Wed, 06 May 2026 09:59:00 GMT', now)).toBe(0)
-  })
-  it('ignores absent or unreadable values', () => {
-    expect(parseRetryAfter(null, now)).toBeUndefined()
-    expect(parseRetryAfter('', now)).toBeUndefined()
-    expect(parseRetryAfter('-5', now)).toBeUndefined()
-    expect(parseRetryAfter('soon', now)).toBeUndefined()
   })
 })

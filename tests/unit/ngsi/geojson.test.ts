@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { flattenRecord, normalizeEntity, toFeatureCollection, validateGeometry } from '@/ngsi'
+import { isGeometryShaped } from '@/ngsi/geojson'
 
 import { fixture } from './helpers'
 
@@ -49,6 +50,42 @@ describe('validateGeometry', () => {
     expect(validateGeometry(point([60.170833, 24.9375]))).toEqual(point([60.170833, 24.9375]))
     // Longitude out of range with a valid latitude is not a swap, just wrong.
     expect(validateGeometry(point([190, 10]))).toBeUndefined()
+  })
+})
+
+describe('isGeometryShaped', () => {
+  it('accepts the form of every geometry type, whatever the nesting, position size or range', () => {
+    for (const good of [
+      point([1, 2]),
+      point([1, 2, 3]),
+      point([1]),
+      point([200, 95]),
+      { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] },
+      { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [0, 0]]] },
+      { type: 'MultiPoint', coordinates: [1, 2] },
+      { type: 'LineString', coordinates: [[1, 2], [[3, 4]]] },
+    ]) {
+      expect(isGeometryShaped(good), JSON.stringify(good)).toBe(true)
+    }
+  })
+
+  it('refuses what is not that form', () => {
+    for (const bad of [
+      null,
+      'POINT(1 2)',
+      [1, 2],
+      { type: 'Point' },
+      { type: 'Circle', coordinates: [1, 2] },
+      { type: 'toString', coordinates: [1, 2] },
+      point([]),
+      point(['1', 2]),
+      point([1, 2, null]),
+      point([Number.NaN, 2]),
+      point([1, [2]]),
+      { type: 'Polygon', coordinates: [[]] },
+    ]) {
+      expect(isGeometryShaped(bad), JSON.stringify(bad)).toBe(false)
+    }
   })
 })
 
