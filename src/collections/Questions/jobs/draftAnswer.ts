@@ -1,10 +1,8 @@
 import type { Payload, TaskConfig } from 'payload'
 
-import { runAiTask } from '@/ai'
-import { saveAiDraft } from '@/collections/AiDrafts/saveDraft'
-import { aiSettingsFor } from '@/ai/settings'
-import { spendDailyAiBudget } from '@/ai/budget'
+import { generatePendingDraft } from '@/ai/drafts'
 import { summariseCityData } from '@/layers/entry/citySummary'
+import type { Question } from '@/payload-types'
 import { readGlobal } from '@/site/globals'
 
 export const DRAFT_ANSWER_TASK = 'draftCitizenAnswer'
@@ -19,6 +17,17 @@ async function existingDraft(payload: Payload, questionId: string) {
     depth: 0,
   })
   return docs[0]
+}
+
+/** The citizen-answer task's input: the question, its city's name and figures from the city's public layers. */
+async function answerInput(payload: Payload, question: Question) {
+  const siteSettings = await readGlobal(payload, 'site-settings')
+  const city = siteSettings.cities?.find((candidate) => candidate.tenant === question.city) ?? siteSettings.cities?.[0]
+  return {
+    question: question.question,
+    city: city?.name,
+    cityData: await summariseCityData(payload, question.city ?? undefined),
+  }
 }
 
 /**
@@ -45,21 +54,19 @@ export const draftCitizenAnswerTask: TaskConfig<DraftAnswerIO> = {
     const saved = await existingDraft(payload, String(question.id))
     if (saved) return { output: { outcome: 'drafted earlier', draftId: String(saved.id) } }
 
-    const settings = await aiSettingsFor(payload, 'citizen-answer')
-    if (!settings.enabled) return { output: { outcome: 'AI is off: answer by hand' } }
-    const budget = await spendDailyAiBudget(payload)
-    // No retry: the budget renews at midnight, long after the retries would have given up.
-    if (!budget.allowed) return { output: { outcome: `${budget.message} (answer by hand)` } }
-    const siteSettings = await readGlobal(payload, 'site-settings')
-    const city = siteSettings.cities?.find((candidate) => candidate.tenant === question.city) ?? siteSettings.cities?.[0]
-    const taskInput = {
-      question: question.question,
-      city: city?.name,
-      cityData: await summariseCityData(payload, question.city ?? undefined),
+    const target = { collection: 'questions', docId: String(question.id), field: 'answer' } as const
+    const result = await generatePendingDraft(payload, { task: 'citizen-answer', input: () => answerInput(payload, question), target })
+    switch (result.outcome) {
+      case 'drafted':
+        return { output: { outcome: `drafted by ${result.model}`, draftId: String(result.draft.id) } }
+      case 'ai-off':
+        return { output: { outcome: 'AI is off: answer by hand' } }
+      case 'over-budget':
+        // No retry: the budget renews at midnight, long after the retries would have given up.
+        return { output: { outcome: `${result.message} (answer by hand)` } }
+      case 'manual':
+        // The jobs queue retries; once the retries are spent staff answer by hand.
+        throw new Error(`No answer draft for question ${question.id}: ${result.message}`)
     }
-    const result = await runAiTask(settings, 'citizen-answer', taskInput)
-    if (result.mode === 'manual') throw new Error(`No answer draft for question ${question.id}: ${result.message}`)
-    const draft = await saveAiDraft(payload, result, taskInput, { collection: 'questions', docId: String(question.id), field: 'answer' })
-    return { output: { outcome: `drafted by ${result.model}`, draftId: String(draft.id) } }
   },
 }

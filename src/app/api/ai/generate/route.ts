@@ -2,15 +2,14 @@ import type { Payload } from 'payload'
 import { z } from 'zod'
 
 import { userIsStaff } from '@/access'
-import { runAiTask, TaskInputError, taskNames, type AiTaskName } from '@/ai'
-import { saveAiDraft, type DraftTargetInput } from '@/collections/AiDrafts/saveDraft'
+import { TaskInputError, taskNames, type AiTaskName } from '@/ai'
+import { generatePendingDraft } from '@/ai/drafts'
+import type { DraftTargetInput } from '@/collections/AiDrafts/saveDraft'
 import { fieldAiSettings } from '@/collections/AiDrafts/fieldSettings'
 import { findTarget, TARGET_COLLECTIONS } from '@/collections/AiDrafts/targets'
 import type { User } from '@/payload-types'
 import { rateLimitHeaders } from '@/rate-limit'
 import { rateLimiter } from '@/server/services'
-import { aiSettingsFor } from '@/ai/settings'
-import { spendDailyAiBudget } from '@/ai/budget'
 import { HttpError, withErrorHandling } from '@/server/errors'
 import { payloadClient } from '@/site/payload'
 import { readJsonBody } from '@/server/body'
@@ -65,17 +64,17 @@ export const POST = withErrorHandling(async (request: Request) => {
 
   const { task, input, target } = bodySchema.parse(await readJsonBody(request))
   const taskInput = await inputFor(payload, user, task, input, target)
-  const settings = await aiSettingsFor(payload, task)
-  if (settings.enabled) {
-    const budget = await spendDailyAiBudget(payload)
-    if (!budget.allowed) throw new HttpError(429, budget.message, { 'Retry-After': String(budget.retryAfterSeconds) })
-  }
-  const result = await runAiTask(settings, task, taskInput, { signal: request.signal }).catch((error: unknown) => {
+  const result = await generatePendingDraft(payload, { task, input: taskInput, target, signal: request.signal }).catch((error: unknown) => {
     if (error instanceof TaskInputError) throw new HttpError(400, error.message)
     throw error
   })
   const headers = { 'Cache-Control': 'no-store', ...rateLimitHeaders(limit) }
-  if (result.mode === 'manual') return Response.json({ mode: 'manual', content: '', message: result.message }, { headers })
-  const draft = await saveAiDraft(payload, result, taskInput, target)
-  return Response.json({ mode: 'ai', draft }, { status: 201, headers })
+  switch (result.outcome) {
+    case 'over-budget':
+      throw new HttpError(429, result.message, { 'Retry-After': String(result.retryAfterSeconds) })
+    case 'drafted':
+      return Response.json({ mode: 'ai', draft: result.draft }, { status: 201, headers })
+    default:
+      return Response.json({ mode: 'manual', content: '', message: result.message }, { headers })
+  }
 })
