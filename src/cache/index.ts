@@ -8,7 +8,7 @@ export { createMemoryCache, type MemoryCacheOptions } from './memory'
 export { createRedisCache, decodeEntry, encodeEntry, type RedisCacheOptions } from './redis'
 export { closeRedisClient, createRedisClient, whenReady, type RedisClientOptions } from './redisClient'
 export { createRevalidatedTags, shareRevalidatedTags, type RevalidatedTags } from './revalidatedTags'
-export { createSwrCache, type SwrCache, type SwrCodec, type SwrOptions, type SwrResult, type SwrState } from './swr'
+export { SwrCache, type SwrCodec, type SwrOptions, type SwrResult, type SwrState } from './swr'
 export type { Cache, CacheEntry, CacheLock, CacheLogger, JsonValue } from './types'
 
 export type CacheChoiceOptions = {

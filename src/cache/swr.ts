@@ -62,12 +62,6 @@ export type SwrOptions<V> = {
   logger?: CacheLogger
 }
 
-export type SwrCache<V> = {
-  getOrLoad(key: string, loader: () => Promise<V>): Promise<SwrResult<V>>
-  /** Resolves when no load or background refresh is running (tests, graceful shutdown). */
-  idle(): Promise<void>
-}
-
 type Loaded<V> = { value: V; storedAt: number }
 
 const jsonCodec: SwrCodec<unknown> = {
@@ -79,63 +73,139 @@ const MAX_FAILURE_RECORDS = 1_000
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
-  const { cache, freshSeconds, staleSeconds } = options
-  if (!(freshSeconds >= 0) || !(staleSeconds >= 0)) throw new Error('freshSeconds and staleSeconds must be ≥ 0')
-  const keepSeconds = options.keepSeconds ?? freshSeconds + staleSeconds
-  if (!(keepSeconds >= freshSeconds + staleSeconds) || !(keepSeconds > 0)) {
-    throw new Error('keepSeconds must be > 0 and at least freshSeconds + staleSeconds')
+const newer = <V>(candidate: Loaded<V> | undefined, than: Loaded<V> | undefined): candidate is Loaded<V> =>
+  candidate !== undefined && (than === undefined || candidate.storedAt > than.storedAt)
+
+export class SwrCache<V> {
+  private readonly cache: Cache
+  private readonly freshSeconds: number
+  private readonly staleSeconds: number
+  private readonly keepSeconds: number
+  private readonly now: () => number
+  private readonly codec: SwrCodec<V>
+  private readonly lockTtlMs: number
+  private readonly waitForPeerMs: number
+  private readonly pollIntervalMs: number
+  private readonly cooldownMs: number
+  private readonly logger: CacheLogger
+
+  private readonly inFlight = new Map<string, Promise<Loaded<V> | undefined>>()
+  private readonly failures = new Map<string, { error: unknown; until: number }>()
+  private refreshFailing = false
+
+  constructor(options: SwrOptions<V>) {
+    const { cache, freshSeconds, staleSeconds } = options
+    if (!(freshSeconds >= 0) || !(staleSeconds >= 0)) throw new Error('freshSeconds and staleSeconds must be ≥ 0')
+    const keepSeconds = options.keepSeconds ?? freshSeconds + staleSeconds
+    if (!(keepSeconds >= freshSeconds + staleSeconds) || !(keepSeconds > 0)) {
+      throw new Error('keepSeconds must be > 0 and at least freshSeconds + staleSeconds')
+    }
+    this.cache = cache
+    this.freshSeconds = freshSeconds
+    this.staleSeconds = staleSeconds
+    this.keepSeconds = keepSeconds
+    this.now = options.now ?? Date.now
+    this.codec = (options.codec ?? jsonCodec) as SwrCodec<V>
+    this.lockTtlMs = options.lockTtlMs ?? 10_000
+    this.waitForPeerMs = options.waitForPeerMs ?? 120_000
+    this.pollIntervalMs = options.pollIntervalMs ?? 50
+    this.cooldownMs = (options.errorCooldownSeconds ?? 0) * 1000
+    this.logger = options.logger ?? console
   }
-  const now = options.now ?? Date.now
-  const codec = (options.codec ?? jsonCodec) as SwrCodec<V>
-  const lockTtlMs = options.lockTtlMs ?? 10_000
-  const waitForPeerMs = options.waitForPeerMs ?? 120_000
-  const pollIntervalMs = options.pollIntervalMs ?? 50
-  const cooldownMs = (options.errorCooldownSeconds ?? 0) * 1000
-  const logger = options.logger ?? console
 
-  const inFlight = new Map<string, Promise<Loaded<V> | undefined>>()
-  const failures = new Map<string, { error: unknown; until: number }>()
-  let refreshFailing = false
+  async getOrLoad(key: string, loader: () => Promise<V>): Promise<SwrResult<V>> {
+    const cached = await this.read(key)
+    if (cached) {
+      const age = this.ageMs(cached)
+      if (age < this.freshSeconds * 1000) return this.result(cached, 'fresh')
+      if (age < (this.freshSeconds + this.staleSeconds) * 1000) {
+        if (!this.coolingDown(key)) this.refreshInBackground(key, loader, cached)
+        return this.result(cached, 'stale')
+      }
+    }
 
-  async function read(key: string): Promise<Loaded<V> | undefined> {
-    const entry = await cache.get(key)
+    const failure = this.coolingDown(key)
+    if (failure) {
+      if (cached) return this.result(cached, 'stale-error', failure.error)
+      throw failure.error
+    }
+
+    try {
+      const foreground = () => this.load(key, loader, cached, false)
+      // Joining a background refresh that left the work to another replica gives undefined: load now.
+      const loaded = (await this.shared(key, foreground)) ?? (await this.shared(key, foreground))
+      if (!loaded) throw new Error('cache: load produced no value')
+      return this.result(loaded, 'miss')
+    } catch (error) {
+      if (cached) return this.result(cached, 'stale-error', error)
+      throw error
+    }
+  }
+
+  /** Resolves when no load or background refresh is running (tests, graceful shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) {
+      await Promise.allSettled([...this.inFlight.values()])
+    }
+  }
+
+  private refreshInBackground(key: string, loader: () => Promise<V>, cached: Loaded<V>) {
+    this.shared(key, () => this.load(key, loader, cached, true)).then(
+      () => {
+        this.refreshFailing = false
+      },
+      (error: unknown) => {
+        // Logged once per run of failures: an outage upstream must not flood the log.
+        if (this.refreshFailing) return
+        this.refreshFailing = true
+        this.logger.warn(`cache: background refresh failed, serving stale (${describeError(error)})`)
+      },
+    )
+  }
+
+  private async read(key: string): Promise<Loaded<V> | undefined> {
+    const entry = await this.cache.get(key)
     if (!entry) return undefined
     try {
-      return { value: codec.decode(entry.value), storedAt: entry.storedAt }
+      return { value: this.codec.decode(entry.value), storedAt: entry.storedAt }
     } catch (error) {
-      logger.warn(`cache: undecodable entry treated as a miss (${describeError(error)})`)
+      this.logger.warn(`cache: undecodable entry treated as a miss (${describeError(error)})`)
       return undefined
     }
   }
 
-  const ageMs = (loaded: Loaded<V>) => Math.max(0, now() - loaded.storedAt)
-  const isFresh = (loaded: Loaded<V>) => ageMs(loaded) < freshSeconds * 1000
-  const newer = (candidate: Loaded<V> | undefined, than: Loaded<V> | undefined): candidate is Loaded<V> =>
-    candidate !== undefined && (than === undefined || candidate.storedAt > than.storedAt)
+  private ageMs(loaded: Loaded<V>): number {
+    return Math.max(0, this.now() - loaded.storedAt)
+  }
 
-  const result = (loaded: Loaded<V>, state: SwrState, error?: unknown): SwrResult<V> => ({
-    value: loaded.value,
-    state,
-    storedAt: loaded.storedAt,
-    ageSeconds: Math.floor(ageMs(loaded) / 1000),
-    ...(state === 'stale-error' ? { error } : {}),
-  })
+  private isFresh(loaded: Loaded<V>): boolean {
+    return this.ageMs(loaded) < this.freshSeconds * 1000
+  }
 
-  async function loadAndStore(key: string, loader: () => Promise<V>): Promise<Loaded<V>> {
+  private result(loaded: Loaded<V>, state: SwrState, error?: unknown): SwrResult<V> {
+    return {
+      value: loaded.value,
+      state,
+      storedAt: loaded.storedAt,
+      ageSeconds: Math.floor(this.ageMs(loaded) / 1000),
+      ...(state === 'stale-error' ? { error } : {}),
+    }
+  }
+
+  private async loadAndStore(key: string, loader: () => Promise<V>): Promise<Loaded<V>> {
     const value = await loader()
-    const loaded = { value, storedAt: now() }
+    const loaded = { value, storedAt: this.now() }
     let encoded: Buffer | string | undefined
     try {
-      encoded = codec.encode(value)
+      encoded = this.codec.encode(value)
     } catch (error) {
-      logger.warn(`cache: value for a key could not be encoded, not cached (${describeError(error)})`)
+      this.logger.warn(`cache: value for a key could not be encoded, not cached (${describeError(error)})`)
     }
     if (encoded !== undefined) {
       const entry: CacheEntry = { value: encoded, storedAt: loaded.storedAt }
-      await cache.set(key, entry, keepSeconds)
+      await this.cache.set(key, entry, this.keepSeconds)
     }
-    failures.delete(key)
+    this.failures.delete(key)
     return loaded
   }
 
@@ -146,26 +216,26 @@ export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
    * holder that died lets its lock lapse within lockTtlMs. After waitForPeerMs it loads on its own.
    * Polling the lock rather than the entry keeps a big stale entry from being re-read every poll.
    */
-  async function load(key: string, loader: () => Promise<V>, previous: Loaded<V> | undefined, background: boolean) {
-    let lock = await cache.tryLock(key, lockTtlMs)
+  private async load(key: string, loader: () => Promise<V>, previous: Loaded<V> | undefined, background: boolean): Promise<Loaded<V> | undefined> {
+    let lock = await this.cache.tryLock(key, this.lockTtlMs)
     if (!lock) {
       if (background) return undefined
-      const deadline = Date.now() + waitForPeerMs
+      const deadline = Date.now() + this.waitForPeerMs
       while (!lock && Date.now() < deadline) {
-        await sleep(pollIntervalMs)
-        lock = await cache.tryLock(key, lockTtlMs)
+        await sleep(this.pollIntervalMs)
+        lock = await this.cache.tryLock(key, this.lockTtlMs)
       }
     }
-    const stopRenewing = lock ? keepHeld(key, lock) : undefined
+    const stopRenewing = lock ? this.keepHeld(key, lock) : undefined
     try {
       if (lock) {
         // Another replica may have stored a value between our read and taking the lock.
-        const current = await read(key)
-        if (newer(current, previous) && isFresh(current)) return current
+        const current = await this.read(key)
+        if (newer(current, previous) && this.isFresh(current)) return current
       }
-      return await loadAndStore(key, loader)
+      return await this.loadAndStore(key, loader)
     } catch (error) {
-      if (cooldownMs > 0) rememberFailure(key, error)
+      if (this.cooldownMs > 0) this.rememberFailure(key, error)
       throw error
     } finally {
       stopRenewing?.()
@@ -174,35 +244,36 @@ export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
   }
 
   /** Renews a held lock every third of its TTL, so a load longer than lockTtlMs keeps it to the end. */
-  function keepHeld(key: string, lock: CacheLock): () => void {
+  private keepHeld(key: string, lock: CacheLock): () => void {
     const timer = setInterval(() => {
-      void lock.extend(lockTtlMs).then((held) => {
+      void lock.extend(this.lockTtlMs).then((held) => {
         if (held) return
         clearInterval(timer)
-        logger.warn(`cache: lost the load lock of a key during a load; another replica may load it too (${key.length} chars)`)
+        this.logger.warn(`cache: lost the load lock of a key during a load; another replica may load it too (${key.length} chars)`)
       })
-    }, Math.max(1, Math.floor(lockTtlMs / 3)))
+    }, Math.max(1, Math.floor(this.lockTtlMs / 3)))
     timer.unref()
     return () => clearInterval(timer)
   }
 
   /** One load per key at a time in this process: later callers join the running one. */
-  function shared(key: string, start: () => Promise<Loaded<V> | undefined>): Promise<Loaded<V> | undefined> {
-    const running = inFlight.get(key)
+  private shared(key: string, start: () => Promise<Loaded<V> | undefined>): Promise<Loaded<V> | undefined> {
+    const running = this.inFlight.get(key)
     if (running) return running
     const promise = start().finally(() => {
-      if (inFlight.get(key) === promise) inFlight.delete(key)
+      if (this.inFlight.get(key) === promise) this.inFlight.delete(key)
     })
-    inFlight.set(key, promise)
+    this.inFlight.set(key, promise)
     return promise
   }
 
   /** Bounded: expired records go first, then the oldest, so unique failing keys cannot grow it without end. */
-  function rememberFailure(key: string, error: unknown) {
+  private rememberFailure(key: string, error: unknown) {
+    const { failures } = this
     failures.delete(key)
-    failures.set(key, { error, until: now() + cooldownMs })
+    failures.set(key, { error, until: this.now() + this.cooldownMs })
     if (failures.size <= MAX_FAILURE_RECORDS) return
-    const time = now()
+    const time = this.now()
     for (const [recorded, failure] of failures) if (failure.until <= time) failures.delete(recorded)
     for (const recorded of failures.keys()) {
       if (failures.size <= MAX_FAILURE_RECORDS) break
@@ -210,60 +281,11 @@ export function createSwrCache<V>(options: SwrOptions<V>): SwrCache<V> {
     }
   }
 
-  function coolingDown(key: string): { error: unknown } | undefined {
-    const failure = failures.get(key)
+  private coolingDown(key: string): { error: unknown } | undefined {
+    const failure = this.failures.get(key)
     if (!failure) return undefined
-    if (failure.until > now()) return failure
-    failures.delete(key)
+    if (failure.until > this.now()) return failure
+    this.failures.delete(key)
     return undefined
-  }
-
-  return {
-    async getOrLoad(key, loader) {
-      const cached = await read(key)
-      if (cached) {
-        const age = ageMs(cached)
-        if (age < freshSeconds * 1000) return result(cached, 'fresh')
-        if (age < (freshSeconds + staleSeconds) * 1000) {
-          if (!coolingDown(key)) {
-            shared(key, () => load(key, loader, cached, true)).then(
-              () => {
-                refreshFailing = false
-              },
-              (error: unknown) => {
-                // Logged once per run of failures: an outage upstream must not flood the log.
-                if (refreshFailing) return
-                refreshFailing = true
-                logger.warn(`cache: background refresh failed, serving stale (${describeError(error)})`)
-              },
-            )
-          }
-          return result(cached, 'stale')
-        }
-      }
-
-      const failure = coolingDown(key)
-      if (failure) {
-        if (cached) return result(cached, 'stale-error', failure.error)
-        throw failure.error
-      }
-
-      try {
-        const foreground = () => load(key, loader, cached, false)
-        // Joining a background refresh that left the work to another replica gives undefined: load now.
-        const loaded = (await shared(key, foreground)) ?? (await shared(key, foreground))
-        if (!loaded) throw new Error('cache: load produced no value')
-        return result(loaded, 'miss')
-      } catch (error) {
-        if (cached) return result(cached, 'stale-error', error)
-        throw error
-      }
-    },
-
-    async idle() {
-      while (inFlight.size > 0) {
-        await Promise.allSettled([...inFlight.values()])
-      }
-    },
   }
 }

@@ -57,33 +57,6 @@ export interface StreamResult {
   truncated: boolean
 }
 
-export interface NgsiClient {
-  queryEntities(query: EntityQuery, opts?: CallOptions): Promise<QueryResult>
-  /**
-   * The same result set page by page, normalised, in order, without holding it whole: `onEntities`
-   * is awaited before further pages are handed on. Throws like queryEntities; pages already handed
-   * on before a failure are the caller's to discard.
-   */
-  streamEntities(query: EntityQuery, onEntities: (entities: NormalizedEntity[]) => void | Promise<void>, opts?: CallOptions): Promise<StreamResult>
-  getEntity(id: string, opts?: CallOptions): Promise<NormalizedEntity>
-  temporal(id: string, query: TemporalQuery, opts?: CallOptions): Promise<TemporalSeries>
-  /**
-   * The history of every entity an entity query selects (GET /temporal/entities), page by page like
-   * streamEntities. A broker's 206 (a shortened window) is taken as it is: ask for aggregated values
-   * or a shorter window when whole histories matter.
-   */
-  streamTemporal(
-    entities: Pick<EntityQuery, 'type' | 'q' | 'limit'>,
-    query: TemporalQuery,
-    onEntities: (entities: TemporalEntity[]) => void | Promise<void>,
-    opts?: CallOptions,
-  ): Promise<StreamResult>
-  listTypes(opts?: CallOptions): Promise<string[]>
-  getType(type: string, opts?: CallOptions): Promise<TypeInfo>
-  listAttributes(opts?: CallOptions): Promise<string[]>
-  probeVersion(): Promise<ProbeResult>
-}
-
 const API_PREFIX = '/ngsi-ld/v1'
 
 /** Root (for health endpoints) and API base of a configured URL. */
@@ -158,35 +131,113 @@ function toPage(response: BrokerResponse, normalize: (item: unknown) => unknown)
   return page
 }
 
-export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
-  const broker = baseUrls(options.brokerUrl, 'brokerUrl')
-  const temporalApi = options.temporalUrl ? baseUrls(options.temporalUrl, 'temporalUrl').api : broker.api
-  const http: HttpConfig = {
-    transport: options.transport ?? undiciTransport,
-    contextUrl: options.contextUrl ?? DEFAULT_CONTEXT_URL,
-    tenant: options.tenant,
-    authToken: options.authToken,
-    timeoutMs: clamp(options.timeoutMs, 10_000, 1, 600_000),
-    retries: clamp(options.retries, 2, 0, 10),
+type PageParams = Record<string, string | string[] | number | undefined>
+
+export class NgsiClient {
+  private readonly broker: { root: string; api: string }
+  private readonly temporalApi: string
+  private readonly http: HttpConfig
+  private readonly authToken: string | undefined
+  private readonly maxPageSize: number
+  private readonly pageConcurrency: number
+  private readonly maxEntities: number
+  private readonly probeTimeoutMs: number
+  private readonly pageSizes: PageSizeMemory
+
+  constructor(options: NgsiClientOptions) {
+    this.broker = baseUrls(options.brokerUrl, 'brokerUrl')
+    this.temporalApi = options.temporalUrl ? baseUrls(options.temporalUrl, 'temporalUrl').api : this.broker.api
+    this.http = {
+      transport: options.transport ?? undiciTransport,
+      contextUrl: options.contextUrl ?? DEFAULT_CONTEXT_URL,
+      tenant: options.tenant,
+      authToken: options.authToken,
+      timeoutMs: clamp(options.timeoutMs, 10_000, 1, 600_000),
+      retries: clamp(options.retries, 2, 0, 10),
+    }
+    this.authToken = options.authToken
+    this.maxPageSize = clamp(options.maxPageSize, 100, 1, BROKER_MAX_PAGE_SIZE)
+    this.pageConcurrency = clamp(options.pageConcurrency, 4, 1, 32)
+    this.maxEntities = clamp(options.maxEntities, 50_000, 1, 10_000_000)
+    this.probeTimeoutMs = clamp(options.probeTimeoutMs, 1500, 1, 60_000)
+    this.pageSizes = options.pageSizeMemory ?? createPageSizeMemory()
   }
-  const maxPageSize = clamp(options.maxPageSize, 100, 1, BROKER_MAX_PAGE_SIZE)
-  const pageConcurrency = clamp(options.pageConcurrency, 4, 1, 32)
-  const maxEntities = clamp(options.maxEntities, 50_000, 1, 10_000_000)
-  const probeTimeoutMs = clamp(options.probeTimeoutMs, 1500, 1, 60_000)
 
-  const pageSizes = options.pageSizeMemory ?? createPageSizeMemory()
+  async queryEntities(query: EntityQuery, opts: CallOptions = {}): Promise<QueryResult> {
+    const collected = await this.readPages(this.broker.api, '/entities', entityQueryParams(query), normalizeEntity, query, opts, collectPages)
+    return { entities: collected.items as NormalizedEntity[], total: collected.total, truncated: collected.truncated }
+  }
 
-  const get = (url: string, opts: CallOptions = {}) => getJson(http, url, opts)
+  /**
+   * The same result set page by page, normalised, in order, without holding it whole: `onEntities`
+   * is awaited before further pages are handed on. Throws like queryEntities; pages already handed
+   * on before a failure are the caller's to discard.
+   */
+  streamEntities(query: EntityQuery, onEntities: (entities: NormalizedEntity[]) => void | Promise<void>, opts: CallOptions = {}): Promise<StreamResult> {
+    return this.readPages(this.broker.api, '/entities', entityQueryParams(query), normalizeEntity, query, opts, (paging) =>
+      streamPages({ ...paging, onItems: (items) => onEntities(items as NormalizedEntity[]) }),
+    )
+  }
+
+  async getEntity(id: string, opts: CallOptions = {}): Promise<NormalizedEntity> {
+    const response = await this.get(`${this.broker.api}/entities/${encode(checkedId(id))}`, opts)
+    return normalizeEntity(response.body)
+  }
+
+  async temporal(id: string, query: TemporalQuery, opts: CallOptions = {}): Promise<TemporalSeries> {
+    const url = `${this.temporalApi}/temporal/entities/${encode(checkedId(id))}`
+    return fetchTemporal((params) => this.get(url + queryString(params), opts), query, { id })
+  }
+
+  /**
+   * The history of every entity an entity query selects (GET /temporal/entities), page by page like
+   * streamEntities. A broker's 206 (a shortened window) is taken as it is: ask for aggregated values
+   * or a shorter window when whole histories matter.
+   */
+  streamTemporal(
+    entities: Pick<EntityQuery, 'type' | 'q' | 'limit'>,
+    query: TemporalQuery,
+    onEntities: (entities: TemporalEntity[]) => void | Promise<void>,
+    opts: CallOptions = {},
+  ): Promise<StreamResult> {
+    const params = { ...entityQueryParams({ type: entities.type, q: entities.q }), ...temporalParams(validateTemporalQuery(query)) }
+    const normalize = (item: unknown): TemporalEntity => ({ id: (item as { id: string }).id, series: normalizeTemporal(item) })
+    // The temporal API learns its own page size: Mintaka's limits are not the broker's.
+    return this.readPages(`${this.temporalApi}/temporal`, '/entities', params, normalize, entities, opts, (paging) =>
+      streamPages({ ...paging, onItems: (items) => onEntities(items as TemporalEntity[]) }),
+    )
+  }
+
+  async listTypes(opts: CallOptions = {}): Promise<string[]> {
+    return parseTypeList((await this.get(`${this.broker.api}/types`, opts)).body)
+  }
+
+  async getType(type: string, opts: CallOptions = {}): Promise<TypeInfo> {
+    if (typeof type !== 'string' || !/^\S{1,256}$/.test(type)) throw new NgsiError('bad-request', 'An entity type must be a non-empty string without spaces')
+    return parseTypeInfo((await this.get(`${this.broker.api}/types/${encode(type)}`, opts)).body, type)
+  }
+
+  async listAttributes(opts: CallOptions = {}): Promise<string[]> {
+    return parseAttributeList((await this.get(`${this.broker.api}/attributes`, opts)).body)
+  }
+
+  probeVersion(): Promise<ProbeResult> {
+    return probeBroker({ transport: this.http.transport, rootUrl: this.broker.root, authToken: this.authToken, timeoutMs: this.probeTimeoutMs })
+  }
+
+  private get(url: string, opts: CallOptions = {}) {
+    return getJson(this.http, url, opts)
+  }
 
   /**
    * Reads every page of a query with `read`, starting at the page size this API accepts; a size
    * learned on the way is stored before the read settles, so the next load (here or on another
    * replica) starts there.
    */
-  async function readPages<T>(
+  private async readPages<T>(
     api: string,
     path: string,
-    params: Record<string, string | string[] | number | undefined>,
+    params: PageParams,
     normalize: (item: unknown) => unknown,
     query: Pick<EntityQuery, 'limit'>,
     opts: CallOptions,
@@ -197,11 +248,11 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
     const paging: PagingOptions = {
       pageUrl: (offset, limit, count) => endpoint + queryString({ ...params, limit, offset: offset || undefined, count: count ? 'true' : undefined }),
       // Each page is parsed and normalised at its turn, a batch at a time, while the broker prepares the next ones.
-      load: async (url, signal) => toPage(await getBody(http, url, { ...opts, signal }), normalize),
-      cap: Math.min(query.limit ?? Infinity, maxEntities),
-      pageSize: await startingPageSize(pageSizes, api, maxPageSize),
-      onPageSize: (size) => void remembering.push(pageSizes.set(api, size)),
-      concurrency: pageConcurrency,
+      load: async (url, signal) => toPage(await getBody(this.http, url, { ...opts, signal }), normalize),
+      cap: Math.min(query.limit ?? Infinity, this.maxEntities),
+      pageSize: await startingPageSize(this.pageSizes, api, this.maxPageSize),
+      onPageSize: (size) => void remembering.push(this.pageSizes.set(api, size)),
+      concurrency: this.pageConcurrency,
       signal: opts.signal,
     }
     try {
@@ -209,54 +260,5 @@ export function createNgsiClient(options: NgsiClientOptions): NgsiClient {
     } finally {
       await Promise.allSettled(remembering)
     }
-  }
-
-  return {
-    async queryEntities(query, opts = {}) {
-      const collected = await readPages(broker.api, '/entities', entityQueryParams(query), normalizeEntity, query, opts, collectPages)
-      return { entities: collected.items as NormalizedEntity[], total: collected.total, truncated: collected.truncated }
-    },
-
-    streamEntities(query, onEntities, opts = {}) {
-      return readPages(broker.api, '/entities', entityQueryParams(query), normalizeEntity, query, opts, (paging) =>
-        streamPages({ ...paging, onItems: (items) => onEntities(items as NormalizedEntity[]) }),
-      )
-    },
-
-    async getEntity(id, opts = {}) {
-      const response = await get(`${broker.api}/entities/${encode(checkedId(id))}`, opts)
-      return normalizeEntity(response.body)
-    },
-
-    async temporal(id, query, opts = {}) {
-      const url = `${temporalApi}/temporal/entities/${encode(checkedId(id))}`
-      return fetchTemporal((params) => get(url + queryString(params), opts), query, { id })
-    },
-
-    streamTemporal(entities, query, onEntities, opts = {}) {
-      const params = { ...entityQueryParams({ type: entities.type, q: entities.q }), ...temporalParams(validateTemporalQuery(query)) }
-      const normalize = (item: unknown): TemporalEntity => ({ id: (item as { id: string }).id, series: normalizeTemporal(item) })
-      // The temporal API learns its own page size: Mintaka's limits are not the broker's.
-      return readPages(`${temporalApi}/temporal`, '/entities', params, normalize, entities, opts, (paging) =>
-        streamPages({ ...paging, onItems: (items) => onEntities(items as TemporalEntity[]) }),
-      )
-    },
-
-    async listTypes(opts = {}) {
-      return parseTypeList((await get(`${broker.api}/types`, opts)).body)
-    },
-
-    async getType(type, opts = {}) {
-      if (typeof type !== 'string' || !/^\S{1,256}$/.test(type)) throw new NgsiError('bad-request', 'An entity type must be a non-empty string without spaces')
-      return parseTypeInfo((await get(`${broker.api}/types/${encode(type)}`, opts)).body, type)
-    },
-
-    async listAttributes(opts = {}) {
-      return parseAttributeList((await get(`${broker.api}/attributes`, opts)).body)
-    },
-
-    probeVersion() {
-      return probeBroker({ transport: http.transport, rootUrl: broker.root, authToken: options.authToken, timeoutMs: probeTimeoutMs })
-    },
   }
 }

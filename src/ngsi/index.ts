@@ -1,6 +1,6 @@
 // Public API of the NGSI-LD client module (server side only).
 
-export { createNgsiClient, DEFAULT_CONTEXT_URL, type NgsiClient, type NgsiClientOptions, type QueryResult, type StreamResult } from './client'
+export { DEFAULT_CONTEXT_URL, NgsiClient, type NgsiClientOptions, type QueryResult, type StreamResult } from './client'
 export { parseAttributeList, parseTypeInfo, parseTypeList, type TypeInfo } from './discovery'
 export { errorFromResponse, isRetryable, NgsiError, parseProblem, statedMaximum, type NgsiErrorDetails, type NgsiErrorKind } from './errors'
 export { bboxSchema, bboxToGeo, entityQueryParams, entityQuerySchema, geoQuerySchema, type BBox, type EntityQuery, type GeoQuery } from './filters'

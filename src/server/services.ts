@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis'
 
 import { GatewayClient } from '@/ai'
-import { createCache, createRedisClient, createRevalidatedTags, createSwrCache, type RevalidatedTags, type SwrCache } from '@/cache'
+import { createCache, createRedisClient, createRevalidatedTags, type RevalidatedTags, SwrCache } from '@/cache'
 import { env } from '@/env'
-import { createLayerFeatureService, type LayerFeatureService } from '@/layers/server/features'
-import { createHistoryService, type HistoryService } from '@/layers/server/history'
+import { LayerFeatureService } from '@/layers/server/features'
+import { HistoryService } from '@/layers/server/history'
 import { createTileService, type TileService } from '@/layers/server/tiles'
-import { cachedPageSizeMemory, createNgsiClient, type NgsiClient } from '@/ngsi'
+import { cachedPageSizeMemory, NgsiClient } from '@/ngsi'
 import { createRateLimiter, type RateLimiter } from '@/rate-limit'
 
 /**
@@ -57,7 +57,7 @@ export function revalidatedTags(): RevalidatedTags | undefined {
 /** The one NGSI-LD client of this process (it remembers each broker's accepted page size). */
 export function brokerClient(): NgsiClient {
   const settings = env()
-  return (services().broker ??= createNgsiClient({
+  return (services().broker ??= new NgsiClient({
     brokerUrl: settings.NGSI_LD_BROKER_URL,
     temporalUrl: settings.NGSI_LD_TEMPORAL_URL,
     tenant: settings.NGSI_LD_TENANT,
@@ -73,7 +73,7 @@ export function brokerClient(): NgsiClient {
 
 /** The layer data service, cached in Redis when REDIS_URL is set, else in memory. */
 export function layerFeatures(): LayerFeatureService {
-  return (services().layers ??= createLayerFeatureService({
+  return (services().layers ??= new LayerFeatureService({
     client: brokerClient(),
     cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
   }))
@@ -86,7 +86,7 @@ export function layerTiles(): TileService {
 
 /** The layer history service (the temporal API), cached like the layer data. */
 export function layerHistory(): HistoryService {
-  return (services().history ??= createHistoryService({
+  return (services().history ??= new HistoryService({
     client: brokerClient(),
     cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
     features: layerFeatures(),
@@ -112,7 +112,7 @@ export function proxyCache<V>(name: string, freshSeconds: number): SwrCache<V> {
   const caches = services().proxyCaches
   let cache = caches.get(name)
   if (!cache) {
-    cache = createSwrCache<unknown>({
+    cache = new SwrCache<unknown>({
       cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}${name}:` }),
       freshSeconds,
       staleSeconds: freshSeconds,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { createNgsiClient, MAX_ANSWER_BYTES, NgsiError } from '@/ngsi'
+import { MAX_ANSWER_BYTES, NgsiClient, NgsiError } from '@/ngsi'
 
 const MB = 1024 * 1024
 /** What a hostile or broken broker offers: far past the cap. */
@@ -59,7 +59,7 @@ describe('V12 Resources: a broker answer is read with a size cap, never held who
     ['announced with a huge Content-Length', true],
   ])('%s: refused as invalid-response, not retried, reading stops past the cap', async (_label, declareLength) => {
     broker = await hugeBroker(declareLength)
-    const client = createNgsiClient({ brokerUrl: broker.url, retries: 2, timeoutMs: 30_000 })
+    const client = new NgsiClient({ brokerUrl: broker.url, retries: 2, timeoutMs: 30_000 })
     const error = await client.queryEntities({ type: 'Thing' }).catch((reason: unknown) => reason)
     expect(error).toBeInstanceOf(NgsiError)
     expect((error as NgsiError).kind).toBe('invalid-response')

@@ -1,9 +1,8 @@
 import { LRUCache } from 'lru-cache'
-import pLimit from 'p-limit'
+import pLimit, { type LimitFunction } from 'p-limit'
 
 import type { AlertRule } from '@/alerts'
-import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
-import { createSwrCache } from '@/cache'
+import { type Cache, SwrCache, type SwrCodec, type SwrState } from '@/cache'
 import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
 
 import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, pickFeatures, rewriteBody } from './body'
@@ -77,7 +76,7 @@ export function swrPerRefresh<V>({ cache, codec, now, keepSeconds }: { cache: Ca
   return (refreshSeconds: number): SwrCache<V> => {
     let swr = byRefresh.get(refreshSeconds)
     if (!swr) {
-      swr = createSwrCache<V>({
+      swr = new SwrCache<V>({
         cache,
         codec,
         now,
@@ -92,31 +91,85 @@ export function swrPerRefresh<V>({ cache, codec, now, keepSeconds }: { cache: Ca
   }
 }
 
+// Bodies are bounded by bytes, not by count: one 500,000-feature body is ~15 MB.
+const boundedByBytes = (maxBytes: number) => ({ maxSize: maxBytes, sizeCalculation: (body: LayerBody) => Math.max(1, body.gzipped.byteLength) })
+
 /**
  * Map layer data: broker → normalised features with alerts → one gzipped GeoJSON body, cached
  * stale-while-revalidate (Redis or in-process) and shared by every request and replica.
  */
-export function createLayerFeatureService({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
-  const loadSlot = pLimit(maxConcurrentLoads)
-  // Bodies are bounded by bytes, not by count: one 500,000-feature body is ~15 MB.
-  const bodies = (maxBytes: number) => ({ maxSize: maxBytes, sizeCalculation: (body: LayerBody) => Math.max(1, body.gzipped.byteLength) })
+export class LayerFeatureService {
+  /** Each feature of a body `get` returned, parsed one at a time. */
+  readonly eachFeature = eachFeature
+
+  private readonly client: NgsiClient
+  private readonly now: () => number
+  private readonly loadSlot: LimitFunction
+  private readonly swrFor: (refreshSeconds: number) => SwrCache<LayerBody>
   // A one-second copy in process memory: hot layers are not re-read from Redis per request. Dropped
   // when it expires: kept until evicted, every layer loaded in the last 200 stayed in memory.
-  const hot = new LRUCache<string, LayerBody>({ ...bodies(64 * MB), ttl: 1_000, ttlResolution: 0, ttlAutopurge: true, perf: { now } })
-  const previews = new LRUCache<string, LayerPreview>({ max: 64 })
-  const staleVariants = new LRUCache<string, LayerBody>(bodies(32 * MB))
+  private readonly hot: LRUCache<string, LayerBody>
+  private readonly previews = new LRUCache<string, LayerPreview>({ max: 64 })
+  private readonly staleVariants = new LRUCache<string, LayerBody>(boundedByBytes(32 * MB))
   // Pages of large layers: a table asks for the same few pages again on every refresh.
-  const pages = new LRUCache<string, LayerBody>(bodies(16 * MB))
+  private readonly pages = new LRUCache<string, LayerBody>(boundedByBytes(16 * MB))
   // Positions of a body's features in a table's order: 4 bytes a feature, 2 MB for 500,000.
-  const orders = new LRUCache<string, Uint32Array>({ maxSize: 32 * MB, sizeCalculation: (order) => Math.max(1, order.byteLength) })
+  private readonly orders = new LRUCache<string, Uint32Array>({ maxSize: 32 * MB, sizeCalculation: (order) => Math.max(1, order.byteLength) })
+  private readonly reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
 
-  const swrFor = swrPerRefresh({ cache, codec, now, keepSeconds })
+  constructor({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
+    this.client = client
+    this.now = now
+    this.loadSlot = pLimit(maxConcurrentLoads)
+    this.hot = new LRUCache<string, LayerBody>({ ...boundedByBytes(64 * MB), ttl: 1_000, ttlResolution: 0, ttlAutopurge: true, perf: { now } })
+    this.swrFor = swrPerRefresh({ cache, codec, now, keepSeconds })
+  }
+
+  /** The layer's features. Throws the broker's error only when no last good data exists. */
+  async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox; page?: LayerPage } = {}): Promise<LayerResult> {
+    const key = `layer:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}`
+    let state: SwrState = 'fresh'
+    let result = this.hot.get(key)
+    if (!result) {
+      // Requests arriving together share one cache read (the body can be megabytes from Redis).
+      let pending = this.reading.get(key)
+      if (!pending) {
+        pending = this.readThrough(key, layer, options.tenant).finally(() => this.reading.delete(key))
+        this.reading.set(key, pending)
+      }
+      ;({ body: result, state } = await pending)
+    }
+    if (options.page) return { ...(await this.pageOf(result, options.page)), state }
+    if (!options.bbox) return { ...result, state }
+    const bbox = options.bbox
+    const meta = result.meta
+    return { ...(await rewriteBody(result, (line) => lineWithinBox(bbox, line), (count) => ({ ...meta, count }))), state }
+  }
+
+  /** What a page shows of a layer before the browser has it all, read feature by feature from the body. */
+  async previewOf(body: LayerBody, request: PreviewRequest): Promise<LayerPreview> {
+    const key = `${body.etag}:${JSON.stringify(request)}`
+    const known = this.previews.get(key)
+    if (known) return known
+    const builder = createPreviewBuilder(request)
+    await eachFeature(body, builder.add)
+    const preview = builder.result()
+    this.previews.set(key, preview)
+    return preview
+  }
+
+  private async readThrough(key: string, layer: LayerSpec, tenant: string | undefined): Promise<{ body: LayerBody; state: SwrState }> {
+    const loaded = await this.swrFor(layer.refreshSeconds).getOrLoad(key, () => this.loadSlot(() => this.load(layer, tenant)))
+    const body = loaded.state === 'stale-error' ? await this.staleVariant(loaded.value) : loaded.value
+    if (loaded.state !== 'stale-error') this.hot.set(key, body)
+    return { body, state: loaded.state }
+  }
 
   /** Broker pages → features → gzip as they arrive; a failure midway discards the whole load. */
-  async function load(layer: LayerSpec, tenant: string | undefined): Promise<LayerBody> {
-    const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt: new Date(now()) })
+  private async load(layer: LayerSpec, tenant: string | undefined): Promise<LayerBody> {
+    const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt: new Date(this.now()) })
     try {
-      const { truncated } = await client.streamEntities(
+      const { truncated } = await this.client.streamEntities(
         {
           type: layer.entityType,
           attrs: [...new Set([...layer.attributes, 'location'])],
@@ -134,90 +187,41 @@ export function createLayerFeatureService({ client, cache, now = Date.now, keepS
   }
 
   /** The last good body relabelled `stale: true`, made once per version. */
-  async function staleVariant(body: LayerBody): Promise<LayerBody> {
-    const known = staleVariants.get(body.etag)
+  private async staleVariant(body: LayerBody): Promise<LayerBody> {
+    const known = this.staleVariants.get(body.etag)
     if (known) return known
     const variant = await rewriteBody(body, () => true, () => ({ ...body.meta, stale: true }))
-    staleVariants.set(body.etag, variant)
+    this.staleVariants.set(body.etag, variant)
     return variant
   }
 
-  /** What a page shows of a layer before the browser has it all, read feature by feature from the body. */
-  async function previewOf(body: LayerBody, request: PreviewRequest): Promise<LayerPreview> {
-    const key = `${body.etag}:${JSON.stringify(request)}`
-    const known = previews.get(key)
+  /** `offset` features skipped, then up to `limit`, in the sort asked for; meta.total counts the whole layer. */
+  private async pageOf(body: LayerBody, { offset, limit, sort }: LayerPage): Promise<LayerBody> {
+    const key = `${body.etag}:${offset}:${limit}:${sort?.column ?? ''}:${sort?.direction ?? ''}`
+    const known = this.pages.get(key)
     if (known) return known
-    const builder = createPreviewBuilder(request)
-    await eachFeature(body, builder.add)
-    const preview = builder.result()
-    previews.set(key, preview)
-    return preview
+    const metaFor = (count: number) => ({ ...body.meta, count, total: body.meta.count })
+    let page: LayerBody
+    if (sort) {
+      page = await pickFeatures(body, (await this.orderOf(body, sort)).subarray(offset, offset + limit), metaFor)
+    } else {
+      let seen = 0
+      page = await rewriteBody(body, () => seen++ >= offset, metaFor, { limit })
+    }
+    this.pages.set(key, page)
+    return page
   }
 
   /** The positions of the body's features sorted by a column (stable), made once per version and order. */
-  async function orderOf(body: LayerBody, { column, direction }: NonNullable<LayerPage['sort']>): Promise<Uint32Array> {
+  private async orderOf(body: LayerBody, { column, direction }: NonNullable<LayerPage['sort']>): Promise<Uint32Array> {
     const key = `${body.etag}:${column}:${direction}`
-    const known = orders.get(key)
+    const known = this.orders.get(key)
     if (known) return known
     const cells: unknown[] = []
     await eachFeature(body, (feature) => cells.push(cellOf(feature, column)))
     const order = new Uint32Array(cells.length).map((_, position) => position)
     order.sort((a, b) => compareCells(cells[a], cells[b], direction) || a - b)
-    orders.set(key, order)
+    this.orders.set(key, order)
     return order
   }
-
-  /** `offset` features skipped, then up to `limit`, in the sort asked for; meta.total counts the whole layer. */
-  async function pageOf(body: LayerBody, { offset, limit, sort }: LayerPage): Promise<LayerBody> {
-    const key = `${body.etag}:${offset}:${limit}:${sort?.column ?? ''}:${sort?.direction ?? ''}`
-    const known = pages.get(key)
-    if (known) return known
-    const metaFor = (count: number) => ({ ...body.meta, count, total: body.meta.count })
-    let page: LayerBody
-    if (sort) {
-      page = await pickFeatures(body, (await orderOf(body, sort)).subarray(offset, offset + limit), metaFor)
-    } else {
-      let seen = 0
-      page = await rewriteBody(body, () => seen++ >= offset, metaFor, { limit })
-    }
-    pages.set(key, page)
-    return page
-  }
-
-  const reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
-
-  async function readThrough(key: string, layer: LayerSpec, tenant: string | undefined) {
-    const loaded = await swrFor(layer.refreshSeconds).getOrLoad(key, () => loadSlot(() => load(layer, tenant)))
-    const body = loaded.state === 'stale-error' ? await staleVariant(loaded.value) : loaded.value
-    if (loaded.state !== 'stale-error') hot.set(key, body)
-    return { body, state: loaded.state }
-  }
-
-  return {
-    previewOf,
-    /** Each feature of a body `get` returned, parsed one at a time. */
-    eachFeature,
-    /** The layer's features. Throws the broker's error only when no last good data exists. */
-    async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox; page?: LayerPage } = {}): Promise<LayerResult> {
-      const key = `layer:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}`
-      let state: SwrState = 'fresh'
-      let result = hot.get(key)
-      if (!result) {
-        // Requests arriving together share one cache read (the body can be megabytes from Redis).
-        let pending = reading.get(key)
-        if (!pending) {
-          pending = readThrough(key, layer, options.tenant).finally(() => reading.delete(key))
-          reading.set(key, pending)
-        }
-        ;({ body: result, state } = await pending)
-      }
-      if (options.page) return { ...(await pageOf(result, options.page)), state }
-      if (!options.bbox) return { ...result, state }
-      const bbox = options.bbox
-      const meta = result.meta
-      return { ...(await rewriteBody(result, (line) => lineWithinBox(bbox, line), (count) => ({ ...meta, count }))), state }
-    },
-  }
 }
-
-export type LayerFeatureService = ReturnType<typeof createLayerFeatureService>

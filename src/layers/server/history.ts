@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib'
 
 import { LRUCache } from 'lru-cache'
 
-import type { Cache, SwrCodec, SwrState } from '@/cache'
+import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
 import { type NgsiClient, NgsiError, rowsToQuery, type TemporalQuery, type TemporalSeries } from '@/ngsi'
 
 import { type LayerFeatureService, type LayerSpec, swrPerRefresh } from './features'
@@ -132,37 +132,51 @@ export interface HistoryServiceOptions {
 /** The methods asked of the broker: enough to combine entities exactly. */
 const BROKER_METHODS: NonNullable<TemporalQuery['aggrMethods']> = ['sum', 'totalCount', 'min', 'max']
 
-export function createHistoryService({ client, cache, features, now = Date.now }: HistoryServiceOptions) {
-  const hot = new LRUCache<string, HistoryBody>({ max: 500, ttl: 1_000, ttlResolution: 0, perf: { now } })
+export class HistoryService {
+  private readonly client: NgsiClient
+  private readonly features: LayerFeatureService
+  private readonly now: () => number
+  private readonly swrFor: (refreshSeconds: number) => SwrCache<HistoryBody>
+  private readonly hot: LRUCache<string, HistoryBody>
   // Brokers (per tenant) that refused the aggregated representation: asked for raw readings from then on.
-  const withoutAggregation = new LRUCache<string, true>({ max: 1_000, ttl: 3_600_000 })
+  private readonly withoutAggregation = new LRUCache<string, true>({ max: 1_000, ttl: 3_600_000 })
+  private readonly reading = new Map<string, Promise<{ body: HistoryBody; state: SwrState }>>()
 
-  const swrFor = swrPerRefresh({ cache, codec, now, keepSeconds: 86_400 })
-
-  /** Runs the aggregated query; a broker without the aggregated representation gets the raw one instead. */
-  async function aggregatedOrRaw(tenant: string | undefined, run: (aggregated: boolean) => Promise<void>): Promise<'broker' | 'server'> {
-    const key = tenant ?? ''
-    if (!withoutAggregation.has(key)) {
-      try {
-        await run(true)
-        return 'broker'
-      } catch (error) {
-        // 501, or a 400 from a broker that does not know options=aggregatedValues.
-        if (!(error instanceof NgsiError) || (error.kind !== 'not-supported' && error.kind !== 'bad-request')) throw error
-      }
-    }
-    await run(false)
-    // Only now: a broker with no temporal API at all also refuses the raw query (and throws above).
-    withoutAggregation.set(key, true)
-    return 'server'
+  constructor({ client, cache, features, now = Date.now }: HistoryServiceOptions) {
+    this.client = client
+    this.features = features
+    this.now = now
+    this.hot = new LRUCache<string, HistoryBody>({ max: 500, ttl: 1_000, ttlResolution: 0, perf: { now } })
+    this.swrFor = swrPerRefresh({ cache, codec, now, keepSeconds: 86_400 })
   }
 
-  async function load(layer: LayerSpec, layerName: string, request: HistoryRequest, tenant: string | undefined): Promise<HistoryBody> {
-    const layerData = await features.get(layer, { tenant })
+  /** The history; throws the broker's error (NgsiError) only when no last good answer is kept. */
+  async get(layer: LayerSpec, layerName: string, request: HistoryRequest, options: { tenant?: string } = {}): Promise<HistoryResult> {
+    const entityKey = request.entity ? createHash('sha1').update(request.entity).digest('base64url') : ''
+    const key = `history-gz:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}:${request.window}:${request.aggregation}:${request.attributes.join(',')}:${entityKey}`
+    const known = this.hot.get(key)
+    if (known) return { ...known, state: 'fresh' }
+    let pending = this.reading.get(key)
+    if (!pending) {
+      pending = this.swrFor(layer.refreshSeconds)
+        .getOrLoad(key, () => this.load(layer, layerName, request, options.tenant))
+        .then(({ value, state }) => {
+          if (state !== 'stale-error') this.hot.set(key, value)
+          return { body: value, state }
+        })
+        .finally(() => this.reading.delete(key))
+      this.reading.set(key, pending)
+    }
+    const { body, state } = await pending
+    return { ...body, state }
+  }
+
+  private async load(layer: LayerSpec, layerName: string, request: HistoryRequest, tenant: string | undefined): Promise<HistoryBody> {
+    const layerData = await this.features.get(layer, { tenant })
     let entityName: string | undefined
     if (request.entity) {
       let found = false
-      await features.eachFeature(layerData, (feature) => {
+      await this.features.eachFeature(layerData, (feature) => {
         if (found || String(feature.id) !== request.entity) return
         found = true
         entityName = typeof feature.properties.name === 'string' ? feature.properties.name : undefined
@@ -170,7 +184,7 @@ export function createHistoryService({ client, cache, features, now = Date.now }
       if (!found) throw new HistoryError('not-in-layer', 'No such entity in this layer')
     }
     const { period, periodMs } = HISTORY_WINDOWS[request.window]
-    const { fromMs, toMs } = windowBounds(request.window, now())
+    const { fromMs, toMs } = windowBounds(request.window, this.now())
     const window: TemporalQuery = { attrs: request.attributes, timerel: 'between', timeAt: new Date(fromMs).toISOString(), endTimeAt: new Date(toMs).toISOString() }
     const aggregatedQuery: TemporalQuery = { ...window, aggrMethods: BROKER_METHODS, aggrPeriodDuration: period }
     const options = { tenant, contextUrl: layer.contextUrl }
@@ -180,20 +194,20 @@ export function createHistoryService({ client, cache, features, now = Date.now }
     let aggregatedBy: History['aggregatedBy']
     let entities = 0
     if (request.aggregation === 'raw') {
-      ;({ times, values } = alignReadings(await client.temporal(request.entity!, window, options), request.attributes))
+      ;({ times, values } = alignReadings(await this.client.temporal(request.entity!, window, options), request.attributes))
       entities = 1
     } else {
       const method = request.aggregation
       const periods = Math.round((toMs - fromMs) / periodMs)
       let totals = createPeriodTotals(request.attributes, fromMs, periodMs, periods)
-      aggregatedBy = await aggregatedOrRaw(tenant, async (aggregated) => {
+      aggregatedBy = await this.aggregatedOrRaw(tenant, async (aggregated) => {
         totals = createPeriodTotals(request.attributes, fromMs, periodMs, periods)
         const add = (series: TemporalSeries) => (aggregated ? addAggregated(totals, series) : addRaw(totals, series))
         if (request.entity) {
-          add(await client.temporal(request.entity, aggregated ? aggregatedQuery : window, options))
+          add(await this.client.temporal(request.entity, aggregated ? aggregatedQuery : window, options))
           entities = 1
         } else {
-          const streamed = await client.streamTemporal(
+          const streamed = await this.client.streamTemporal(
             { type: layer.entityType, q: layer.filters.length ? rowsToQuery(layer.filters) : undefined, limit: layer.maxFeatures },
             aggregated ? aggregatedQuery : window,
             (page) => page.forEach((entity) => add(entity.series)),
@@ -223,33 +237,24 @@ export function createHistoryService({ client, cache, features, now = Date.now }
     return { gzipped: gzipSync(json), etag: `"h-${createHash('sha1').update(json).digest('base64url')}"` }
   }
 
-  const reading = new Map<string, Promise<{ body: HistoryBody; state: SwrState }>>()
-
-  return {
-    /** The history; throws the broker's error (NgsiError) only when no last good answer is kept. */
-    async get(layer: LayerSpec, layerName: string, request: HistoryRequest, options: { tenant?: string } = {}): Promise<HistoryResult> {
-      const entityKey = request.entity ? createHash('sha1').update(request.entity).digest('base64url') : ''
-      const key = `history-gz:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}:${request.window}:${request.aggregation}:${request.attributes.join(',')}:${entityKey}`
-      const known = hot.get(key)
-      if (known) return { ...known, state: 'fresh' }
-      let pending = reading.get(key)
-      if (!pending) {
-        pending = swrFor(layer.refreshSeconds)
-          .getOrLoad(key, () => load(layer, layerName, request, options.tenant))
-          .then(({ value, state }) => {
-            if (state !== 'stale-error') hot.set(key, value)
-            return { body: value, state }
-          })
-          .finally(() => reading.delete(key))
-        reading.set(key, pending)
+  /** Runs the aggregated query; a broker without the aggregated representation gets the raw one instead. */
+  private async aggregatedOrRaw(tenant: string | undefined, run: (aggregated: boolean) => Promise<void>): Promise<'broker' | 'server'> {
+    const key = tenant ?? ''
+    if (!this.withoutAggregation.has(key)) {
+      try {
+        await run(true)
+        return 'broker'
+      } catch (error) {
+        // 501, or a 400 from a broker that does not know options=aggregatedValues.
+        if (!(error instanceof NgsiError) || (error.kind !== 'not-supported' && error.kind !== 'bad-request')) throw error
       }
-      const { body, state } = await pending
-      return { ...body, state }
-    },
+    }
+    await run(false)
+    // Only now: a broker with no temporal API at all also refuses the raw query (and throws above).
+    this.withoutAggregation.set(key, true)
+    return 'server'
   }
 }
-
-export type HistoryService = ReturnType<typeof createHistoryService>
 
 /** A request the layer cannot answer (not a broker failure). */
 export class HistoryError extends Error {

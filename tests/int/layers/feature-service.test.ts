@@ -3,8 +3,8 @@ import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { closeRedisClient, createCache, createRedisClient } from '@/cache'
-import { createLayerFeatureService, type LayerSpec } from '@/layers/server/features'
-import { createNgsiClient } from '@/ngsi'
+import { LayerFeatureService, type LayerSpec } from '@/layers/server/features'
+import { NgsiClient } from '@/ngsi'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 
@@ -46,8 +46,8 @@ describe.each([
   function setup() {
     let clock = Date.now()
     const cache = createCache({ redis: url ? redis : undefined, keyPrefix: `citydash-test:${process.pid}:${Date.now()}:` })
-    const service = createLayerFeatureService({
-      client: createNgsiClient({ brokerUrl: broker.url, maxPageSize: 100, timeoutMs: 2_000, retries: 0 }),
+    const service = new LayerFeatureService({
+      client: new NgsiClient({ brokerUrl: broker.url, maxPageSize: 100, timeoutMs: 2_000, retries: 0 }),
       cache,
       now: () => clock,
     })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { closeRedisClient, createCache, createRedisClient } from '@/cache'
-import { cachedPageSizeMemory, createNgsiClient } from '@/ngsi'
+import { cachedPageSizeMemory, NgsiClient } from '@/ngsi'
 
 import { makeEntities, sendJson, startServer, type TestServer } from '../../unit/ngsi/helpers'
 
@@ -49,7 +49,7 @@ describe.each([
     const first = createCache({ redis: connections[0], keyPrefix })
     const second = url ? createCache({ redis: connections[1], keyPrefix }) : first
     const client = (cache: typeof first) =>
-      createNgsiClient({ brokerUrl: broker.url, maxPageSize: 1000, retries: 0, pageSizeMemory: cachedPageSizeMemory(cache) })
+      new NgsiClient({ brokerUrl: broker.url, maxPageSize: 1000, retries: 0, pageSizeMemory: cachedPageSizeMemory(cache) })
     try {
       broker.requests.length = 0
       expect((await client(first).queryEntities({ type: 'Thing' })).entities).toHaveLength(TOTAL)

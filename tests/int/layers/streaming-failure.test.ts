@@ -3,8 +3,8 @@ import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { closeRedisClient, createCache, createRedisClient } from '@/cache'
-import { createLayerFeatureService, type LayerBody, type LayerSpec } from '@/layers/server/features'
-import { createNgsiClient, NgsiError } from '@/ngsi'
+import { type LayerBody, LayerFeatureService, type LayerSpec } from '@/layers/server/features'
+import { NgsiClient, NgsiError } from '@/ngsi'
 
 import { sendJson, startServer, type TestServer } from '../../unit/ngsi/helpers'
 
@@ -70,8 +70,8 @@ describe.each([
     let clock = Date.now()
     const cache = createCache({ redis: url ? redis : undefined, keyPrefix: `citydash-test:${process.pid}:${Date.now()}:${Math.random()}:` })
     const replica = () =>
-      createLayerFeatureService({
-        client: createNgsiClient({ brokerUrl: broker.url, maxPageSize: PAGE_SIZE, pageConcurrency: 4, timeoutMs: 5_000, retries: 0 }),
+      new LayerFeatureService({
+        client: new NgsiClient({ brokerUrl: broker.url, maxPageSize: PAGE_SIZE, pageConcurrency: 4, timeoutMs: 5_000, retries: 0 }),
         cache,
         now: () => clock,
       })

@@ -4,9 +4,9 @@ import {
   createCache,
   createMemoryCache,
   createRedisCache,
-  createSwrCache,
   decodeEntry,
   encodeEntry,
+  SwrCache,
   type Cache,
   type CacheLogger,
 } from '@/cache'
@@ -150,7 +150,7 @@ describe.each(backends)('$name cache', (backend) => {
   describe('stale-while-revalidate', () => {
     it('loads on a miss, then serves fresh without calling the loader', async () => {
       const time = clock()
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 50, keepSeconds: 3600, now: time.now, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 50, keepSeconds: 3600, now: time.now, logger })
       const loader = countingLoader()
       expect(await swr.getOrLoad('k', loader)).toMatchObject({ value: 'value-1', state: 'miss', storedAt: time.now(), ageSeconds: 0 })
       time.advance(9)
@@ -160,7 +160,7 @@ describe.each(backends)('$name cache', (backend) => {
 
     it('serves stale at once and refreshes once in the background', async () => {
       const time = clock()
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 50, keepSeconds: 3600, now: time.now, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 50, keepSeconds: 3600, now: time.now, logger })
       await swr.getOrLoad('k', countingLoader())
       time.advance(20)
 
@@ -177,7 +177,7 @@ describe.each(backends)('$name cache', (backend) => {
     })
 
     it('makes one loader call for 50 concurrent misses', async () => {
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
       const loader = countingLoader(50)
       const results = await Promise.all(Array.from({ length: 50 }, () => swr.getOrLoad('hot', loader)))
       expect(loader).toHaveBeenCalledTimes(1)
@@ -186,14 +186,14 @@ describe.each(backends)('$name cache', (backend) => {
     })
 
     it('keeps keys apart', async () => {
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
       const [a, b] = await Promise.all([swr.getOrLoad('a', async () => 'A'), swr.getOrLoad('b', async () => 'B')])
       expect([a.value, b.value]).toEqual(['A', 'B'])
     })
 
     it('serves the last good value with stale-error when loading fails', async () => {
       const time = clock()
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 20, keepSeconds: 3600, now: time.now, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 20, keepSeconds: 3600, now: time.now, logger })
       await swr.getOrLoad('k', async () => 'good')
       time.advance(600) // past fresh + stale, within keep
       const failure = new Error('upstream 500')
@@ -211,7 +211,7 @@ describe.each(backends)('$name cache', (backend) => {
     })
 
     it('throws when loading fails and nothing was ever stored', async () => {
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
       await expect(
         swr.getOrLoad('k', async () => {
           throw new Error('boom')
@@ -223,7 +223,7 @@ describe.each(backends)('$name cache', (backend) => {
 
     it('keeps serving stale when the background refresh fails, and logs that once', async () => {
       const time = clock()
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 100, keepSeconds: 3600, now: time.now, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 100, keepSeconds: 3600, now: time.now, logger })
       await swr.getOrLoad('k', async () => 'good')
       time.advance(30)
       const failing = vi.fn(async () => {
@@ -240,7 +240,7 @@ describe.each(backends)('$name cache', (backend) => {
     })
 
     it('drops the value when the store TTL (keepSeconds) runs out', async () => {
-      const swr = createSwrCache<string>({ cache, freshSeconds: 0.05, staleSeconds: 0.05, keepSeconds: 0.2, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 0.05, staleSeconds: 0.05, keepSeconds: 0.2, logger })
       const loader = countingLoader()
       await swr.getOrLoad('k', loader)
       await sleep(300)
@@ -253,7 +253,7 @@ describe.each(backends)('$name cache', (backend) => {
 
     it('does not call the loader again during an error cool-down', async () => {
       const time = clock()
-      const swr = createSwrCache<string>({
+      const swr = new SwrCache<string>({
         cache,
         freshSeconds: 10,
         staleSeconds: 10,
@@ -282,17 +282,17 @@ describe.each(backends)('$name cache', (backend) => {
 
     it('treats an undecodable entry as a miss', async () => {
       await cache.set('k', { value: '{not json', storedAt: Date.now() }, 60)
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
       expect(await swr.getOrLoad('k', async () => 'loaded')).toMatchObject({ value: 'loaded', state: 'miss' })
       expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('undecodable'))
     })
 
     it('round-trips structured values through JSON and custom codecs', async () => {
-      const swr = createSwrCache<{ temperature: number; tags: string[] }>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
+      const swr = new SwrCache<{ temperature: number; tags: string[] }>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
       await swr.getOrLoad('j', async () => ({ temperature: 21.5, tags: ['a'] }))
       expect((await swr.getOrLoad('j', async () => ({ temperature: 0, tags: [] }))).value).toEqual({ temperature: 21.5, tags: ['a'] })
 
-      const bytes = createSwrCache<Buffer>({
+      const bytes = new SwrCache<Buffer>({
         cache,
         freshSeconds: 10,
         staleSeconds: 10,
@@ -305,8 +305,8 @@ describe.each(backends)('$name cache', (backend) => {
     })
 
     it('rejects inconsistent windows', () => {
-      expect(() => createSwrCache({ cache, freshSeconds: 10, staleSeconds: 10, keepSeconds: 5 })).toThrow(/keepSeconds/)
-      expect(() => createSwrCache({ cache, freshSeconds: -1, staleSeconds: 10 })).toThrow()
+      expect(() => new SwrCache({ cache, freshSeconds: 10, staleSeconds: 10, keepSeconds: 5 })).toThrow(/keepSeconds/)
+      expect(() => new SwrCache({ cache, freshSeconds: -1, staleSeconds: 10 })).toThrow()
     })
   })
 })
@@ -343,8 +343,8 @@ describe('two replicas sharing Redis', () => {
 
   it('make one loader call between them for concurrent misses', async () => {
     const loader = countingLoader(200)
-    const swrA = createSwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
-    const swrB = createSwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
+    const swrA = new SwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
+    const swrB = new SwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
     const results = await Promise.all([
       ...Array.from({ length: 10 }, () => swrA.getOrLoad('shared', loader)),
       ...Array.from({ length: 10 }, () => swrB.getOrLoad('shared', loader)),
@@ -356,8 +356,8 @@ describe('two replicas sharing Redis', () => {
   it('refresh a stale entry once between them', async () => {
     const time = clock(Date.now())
     const options = { freshSeconds: 10, staleSeconds: 100, keepSeconds: 3600, now: time.now, pollIntervalMs: 20 }
-    const swrA = createSwrCache<string>({ cache: replica(), ...options })
-    const swrB = createSwrCache<string>({ cache: replica(), ...options })
+    const swrA = new SwrCache<string>({ cache: replica(), ...options })
+    const swrB = new SwrCache<string>({ cache: replica(), ...options })
     await swrA.getOrLoad('k', async () => 'old')
     time.advance(30)
     const loader = countingLoader(150)
@@ -369,8 +369,8 @@ describe('two replicas sharing Redis', () => {
   })
 
   it('take over when the lock holder fails', async () => {
-    const swrA = createSwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
-    const swrB = createSwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
+    const swrA = new SwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
+    const swrB = new SwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
     const failing = vi.fn(async (): Promise<string> => {
       await sleep(100)
       throw new Error('replica A upstream error')
@@ -389,8 +389,8 @@ describe('two replicas sharing Redis', () => {
 
   it('make one loader call between them when the load outlasts the lock TTL', async () => {
     const options = { freshSeconds: 10, staleSeconds: 10, lockTtlMs: 150, pollIntervalMs: 20 }
-    const swrA = createSwrCache<string>({ cache: replica(), ...options })
-    const swrB = createSwrCache<string>({ cache: replica(), ...options })
+    const swrA = new SwrCache<string>({ cache: replica(), ...options })
+    const swrB = new SwrCache<string>({ cache: replica(), ...options })
     const loader = countingLoader(700) // over four lock TTLs: the holder must renew its lock
     const a = swrA.getOrLoad('slow', loader)
     await sleep(30)
@@ -404,7 +404,7 @@ describe('two replicas sharing Redis', () => {
     const holder = replica()
     const lock = await holder.tryLock('k', 300) // taken, then its process died: never released nor renewed
     expect(lock).not.toBeNull()
-    const swr = createSwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
+    const swr = new SwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, pollIntervalMs: 20 })
     const started = Date.now()
     expect(await swr.getOrLoad('k', async () => 'self')).toMatchObject({ value: 'self', state: 'miss' })
     const waited = Date.now() - started
@@ -416,7 +416,7 @@ describe('two replicas sharing Redis', () => {
     const holder = replica()
     const lock = await holder.tryLock('k', 10_000) // a replica that died holding the lock
     expect(lock).not.toBeNull()
-    const swr = createSwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, waitForPeerMs: 200, pollIntervalMs: 20 })
+    const swr = new SwrCache<string>({ cache: replica(), freshSeconds: 10, staleSeconds: 10, waitForPeerMs: 200, pollIntervalMs: 20 })
     const started = Date.now()
     expect(await swr.getOrLoad('k', async () => 'self')).toMatchObject({ value: 'self', state: 'miss' })
     const waited = Date.now() - started
@@ -442,7 +442,7 @@ describe('Redis down', () => {
       expect(lock).not.toBeNull()
       await lock?.release()
 
-      const swr = createSwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
+      const swr = new SwrCache<string>({ cache, freshSeconds: 10, staleSeconds: 10, logger })
       const loader = countingLoader()
       expect(await swr.getOrLoad('k', loader)).toMatchObject({ value: 'value-1', state: 'miss' })
       expect(await swr.getOrLoad('k', loader)).toMatchObject({ value: 'value-2', state: 'miss' })
@@ -553,7 +553,7 @@ describe('memory cache limits', () => {
 
 describe('error cool-down bookkeeping', () => {
   it('forgets the oldest failures beyond 1000 keys', async () => {
-    const swr = createSwrCache<string>({
+    const swr = new SwrCache<string>({
       cache: createMemoryCache({ maxEntries: 10 }),
       freshSeconds: 10,
       staleSeconds: 10,

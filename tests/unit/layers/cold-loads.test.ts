@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { createMemoryCache } from '@/cache'
-import { createLayerFeatureService, type LayerSpec } from '@/layers/server/features'
-import { createNgsiClient } from '@/ngsi'
+import { LayerFeatureService, type LayerSpec } from '@/layers/server/features'
+import { NgsiClient } from '@/ngsi'
 
 import { delay, sendJson, startServer, type TestServer } from '../ngsi/helpers'
 
@@ -51,8 +51,8 @@ const spec = (entityType: string): LayerSpec => ({
 })
 
 it('loads at most two cold layers at once and answers every one', async () => {
-  const service = createLayerFeatureService({
-    client: createNgsiClient({ brokerUrl: broker.url, maxPageSize: PAGE_SIZE, pageConcurrency: 1, retries: 0 }),
+  const service = new LayerFeatureService({
+    client: new NgsiClient({ brokerUrl: broker.url, maxPageSize: PAGE_SIZE, pageConcurrency: 1, retries: 0 }),
     cache: createMemoryCache({ maxEntries: 100, maxBytes: 1024 * 1024 }),
   })
   const results = await Promise.all(TYPES.map((type) => service.get(spec(type))))

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { alignReadings, createPeriodTotals, HISTORY_WINDOWS, windowBounds } from '@/layers/server/history'
-import { createNgsiClient, type NgsiClient } from '@/ngsi'
+import { NgsiClient } from '@/ngsi'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 
@@ -80,7 +80,7 @@ describe("the demo broker's aggregated temporal representation", () => {
 
   beforeAll(async () => {
     broker = await startDemoBroker({ port: 0, flavor: 'stellio', now: () => new Date(now) })
-    client = createNgsiClient({ brokerUrl: broker.url, tenant: 'santander', retries: 0 })
+    client = new NgsiClient({ brokerUrl: broker.url, tenant: 'santander', retries: 0 })
   })
   afterAll(() => broker.close())
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { type BrokerTransport, createNgsiClient, toFeatureCollection, type NgsiClient, undiciTransport } from '@/ngsi'
+import { type BrokerTransport, NgsiClient, toFeatureCollection, undiciTransport } from '@/ngsi'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 
@@ -22,7 +22,7 @@ describe.each(flavors)('demo broker, %s flavor', (flavor) => {
 
   beforeAll(async () => {
     broker = await startDemoBroker({ port: 0, flavor })
-    client = createNgsiClient({ brokerUrl: broker.url, tenant: 'santander', retries: 0 })
+    client = new NgsiClient({ brokerUrl: broker.url, tenant: 'santander', retries: 0 })
   })
   afterAll(() => broker.close())
 
@@ -43,7 +43,7 @@ describe.each(flavors)('demo broker, %s flavor', (flavor) => {
 
   it('pages through small pages to the same entities (offsets or next links, as the flavor does)', async () => {
     const counter = countingTransport()
-    const paged = createNgsiClient({ brokerUrl: broker.url, tenant: 'santander', maxPageSize: 7, pageConcurrency: 3, transport: counter.transport })
+    const paged = new NgsiClient({ brokerUrl: broker.url, tenant: 'santander', maxPageSize: 7, pageConcurrency: 3, transport: counter.transport })
     const small = await paged.queryEntities({ type: 'WeatherObserved' })
     const large = await client.queryEntities({ type: 'WeatherObserved' })
     expect(small.entities.map((entity) => entity.id)).toEqual(large.entities.map((entity) => entity.id))
@@ -54,7 +54,7 @@ describe.each(flavors)('demo broker, %s flavor', (flavor) => {
 
   it('drops a page size above the broker maximum to the maximum it states, and starts there next time', async () => {
     const counter = countingTransport()
-    const big = createNgsiClient({ brokerUrl: broker.url, tenant: 'porto', maxPageSize: 1000, transport: counter.transport })
+    const big = new NgsiClient({ brokerUrl: broker.url, tenant: 'porto', maxPageSize: 1000, transport: counter.transport })
     const query = { type: ['WeatherObserved', 'AirQualityObserved', 'Device'] }
     const result = await big.queryEntities(query)
     expect(result.entities).toHaveLength(180)
@@ -127,7 +127,7 @@ describe('temporal paging against the demo broker', () => {
     const orion = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
     const mintaka = await startDemoBroker({ port: 0, flavor: 'orion-ld', temporal: true })
     try {
-      const client = createNgsiClient({ brokerUrl: orion.url, temporalUrl: mintaka.url, tenant: 'porto' })
+      const client = new NgsiClient({ brokerUrl: orion.url, temporalUrl: mintaka.url, tenant: 'porto' })
       const series = await client.temporal('urn:ngsi-ld:AirQualityObserved:porto-001', { lastN: 3, attrs: ['no2', 'pm10'] })
       expect(Object.keys(series).sort()).toEqual(['no2', 'pm10'])
       expect(series.no2).toHaveLength(3)
@@ -141,7 +141,7 @@ describe('temporal paging against the demo broker', () => {
     const stellio = await startDemoBroker({ port: 0, flavor: 'stellio', temporalInstanceLimit: 100 })
     try {
       const counter = countingTransport()
-      const client = createNgsiClient({ brokerUrl: stellio.url, tenant: 'santander', transport: counter.transport })
+      const client = new NgsiClient({ brokerUrl: stellio.url, tenant: 'santander', transport: counter.transport })
       const id = 'urn:ngsi-ld:WeatherObserved:santander-002'
       const week = await client.temporal(id, { attrs: ['temperature'] })
       // 7 days of one instance every 15 minutes.

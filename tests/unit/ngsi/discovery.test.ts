@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { createNgsiClient } from '@/ngsi'
+import { NgsiClient } from '@/ngsi'
 
 import { fixture, sendJson, startServer, type TestServer } from './helpers'
 
@@ -17,7 +17,7 @@ async function serve(routes: Record<string, unknown>) {
     if (body === undefined) sendJson(response, 404, { type: 'https://uri.etsi.org/ngsi-ld/errors/ResourceNotFound', title: 'Not Found' })
     else sendJson(response, 200, body)
   })
-  return createNgsiClient({ brokerUrl: server.url, retries: 0 })
+  return new NgsiClient({ brokerUrl: server.url, retries: 0 })
 }
 
 describe('discovery', () => {
@@ -74,7 +74,7 @@ describe('temporal over HTTP', () => {
       if (request.url.searchParams.get('pageAnchor') === 'urn:anchor:2') sendJson(response, 200, older, { 'Page-Size': '3' })
       else sendJson(response, 200, first, { 'Page-Size': '3', 'Next-Page': 'urn:anchor:2' })
     })
-    const client = createNgsiClient({ brokerUrl: 'http://127.0.0.1:9', temporalUrl: server.url, tenant: 'openiot', retries: 0 })
+    const client = new NgsiClient({ brokerUrl: 'http://127.0.0.1:9', temporalUrl: server.url, tenant: 'openiot', retries: 0 })
     const series = await client.temporal('urn:ngsi-ld:Animal:cow002', { lastN: 5, attrs: ['heartRate'] })
     expect(series.heartRate.map((point) => point.value)).toEqual([48, 49, 51, 50, 51])
     expect(series.heartRate.map((point) => point.observedAt)).toEqual([...series.heartRate.map((point) => point.observedAt)].sort())

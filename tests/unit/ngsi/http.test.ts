@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { createNgsiClient, NgsiError, type NgsiClientOptions } from '@/ngsi'
+import { NgsiClient, NgsiError, type NgsiClientOptions } from '@/ngsi'
 
 import { delay, sendJson, startServer, type Handler, type TestServer } from './helpers'
 
@@ -15,7 +15,7 @@ afterEach(async () => {
 
 async function clientFor(handler: Handler, options: Partial<NgsiClientOptions> = {}) {
   server = await startServer(handler)
-  return createNgsiClient({ brokerUrl: server.url, retries: 0, ...options })
+  return new NgsiClient({ brokerUrl: server.url, retries: 0, ...options })
 }
 
 async function failure(promise: Promise<unknown>): Promise<NgsiError> {
@@ -72,7 +72,7 @@ describe('request headers', () => {
 
   it('accepts a broker URL that already ends in /ngsi-ld/v1', async () => {
     server = await startServer((_request, response) => sendJson(response, 200, entity))
-    await createNgsiClient({ brokerUrl: `${server.url}/ngsi-ld/v1/` }).getEntity(entity.id)
+    await new NgsiClient({ brokerUrl: `${server.url}/ngsi-ld/v1/` }).getEntity(entity.id)
     expect(server.requests[0].url.pathname).toBe('/ngsi-ld/v1/entities/urn%3Angsi-ld%3AThing%3A1')
   })
 
@@ -160,7 +160,7 @@ describe('errors', () => {
     const url = server.url
     await server.close()
     server = undefined
-    const error = await failure(createNgsiClient({ brokerUrl: url, retries: 0 }).listTypes())
+    const error = await failure(new NgsiClient({ brokerUrl: url, retries: 0 }).listTypes())
     expect(error.kind).toBe('network')
     expect(error.message).toMatch(/ECONNREFUSED/)
   })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { createNgsiClient, createPageSizeMemory, errorFromResponse, type NgsiClientOptions, startingPageSize, statedMaximum } from '@/ngsi'
+import { createPageSizeMemory, errorFromResponse, NgsiClient, type NgsiClientOptions, startingPageSize, statedMaximum } from '@/ngsi'
 
 import { makeEntities, sendJson, startServer, type TestServer } from './helpers'
 
@@ -25,7 +25,7 @@ async function refusingBroker(total: number, maxLimit: number, detail: string, o
     const headers = request.url.searchParams.get('count') === 'true' ? { 'NGSILD-Results-Count': String(total) } : undefined
     sendJson(response, 200, entities.slice(offset, offset + limit), headers)
   })
-  return createNgsiClient({ brokerUrl: server.url, retries: 0, maxPageSize: 1000, ...options })
+  return new NgsiClient({ brokerUrl: server.url, retries: 0, maxPageSize: 1000, ...options })
 }
 
 // Pages after the first go out together and may reach the broker in any order: the first
@@ -83,7 +83,7 @@ describe('page size memory', () => {
     const memory = createPageSizeMemory()
     const first = await refusingBroker(30, 10, 'limit above the maximum of 10', { pageSizeMemory: memory })
     await first.queryEntities({ type: 'Thing' })
-    const second = createNgsiClient({ brokerUrl: server!.url, retries: 0, maxPageSize: 1000, pageSizeMemory: memory })
+    const second = new NgsiClient({ brokerUrl: server!.url, retries: 0, maxPageSize: 1000, pageSizeMemory: memory })
     server!.requests.length = 0
     await second.queryEntities({ type: 'Thing' })
     expect(limitsSent()).toEqual([10, 10, 10])
@@ -96,7 +96,7 @@ describe('page size memory', () => {
       const offset = Number(request.url.searchParams.get('offset') ?? 0)
       sendJson(response, 200, entities.slice(offset, offset + 15), { 'NGSILD-Results-Count': '40' })
     })
-    const client = createNgsiClient({ brokerUrl: server.url, retries: 0, maxPageSize: 100 })
+    const client = new NgsiClient({ brokerUrl: server.url, retries: 0, maxPageSize: 100 })
     expect((await client.queryEntities({ type: 'Thing' })).entities).toHaveLength(40)
     server.requests.length = 0
     expect((await client.queryEntities({ type: 'Thing' })).entities).toHaveLength(40)

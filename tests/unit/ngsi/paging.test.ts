@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { createNgsiClient, NgsiError, type NgsiClientOptions } from '@/ngsi'
+import { NgsiClient, NgsiError, type NgsiClientOptions } from '@/ngsi'
 
 import { delay, makeEntities, sendJson, startServer, type Handler, type RecordedRequest, type TestServer } from './helpers'
 
@@ -68,7 +68,7 @@ afterEach(async () => {
 
 async function clientFor(broker: FakeBroker, options: Partial<NgsiClientOptions> = {}) {
   server = await startServer(fakeBroker(broker))
-  return createNgsiClient({ brokerUrl: server.url, retries: 0, ...options })
+  return new NgsiClient({ brokerUrl: server.url, retries: 0, ...options })
 }
 
 const ids = (entities: { id: string }[]) => entities.map((entity) => entity.id)
@@ -145,7 +145,7 @@ describe('paging', () => {
     expect(param(server!.requests[3], 'limit')).toBe('5')
 
     // A cap equal to the total truncates nothing.
-    const all = await createNgsiClient({ brokerUrl: server!.url, maxPageSize: 10 }).queryEntities({ type: 'Thing', limit: 95 })
+    const all = await new NgsiClient({ brokerUrl: server!.url, maxPageSize: 10 }).queryEntities({ type: 'Thing', limit: 95 })
     expect(all).toMatchObject({ total: 95, truncated: false })
     expect(all.entities).toHaveLength(95)
   })
@@ -220,7 +220,7 @@ describe('paging', () => {
     server = await startServer((_request, response) =>
       sendJson(response, 200, makeEntities(2), { Link: '<http://evil.example/ngsi-ld/v1/entities?offset=2>; rel="next"' }),
     )
-    const client = createNgsiClient({ brokerUrl: server.url, retries: 0, authToken: 'secret' })
+    const client = new NgsiClient({ brokerUrl: server.url, retries: 0, authToken: 'secret' })
     await expect(client.queryEntities({ type: 'Thing' })).rejects.toMatchObject({ kind: 'invalid-response' })
   })
 })

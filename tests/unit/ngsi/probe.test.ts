@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { createNgsiClient, type NgsiClient } from '@/ngsi'
+import { NgsiClient } from '@/ngsi'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { sendJson, startServer } from './helpers'
@@ -11,7 +11,7 @@ describe('probeVersion', () => {
     const url = server.url
     await server.close()
     const started = performance.now()
-    const probe = await createNgsiClient({ brokerUrl: url }).probeVersion()
+    const probe = await new NgsiClient({ brokerUrl: url }).probeVersion()
     expect(probe).toMatchObject({ ok: false, error: 'unreachable' })
     expect(performance.now() - started).toBeLessThan(2000)
     expect(probe.latencyMs).toBeLessThan(2000)
@@ -23,19 +23,19 @@ describe('probeVersion', () => {
       else sendJson(response, 404, {})
     })
     try {
-      expect(await createNgsiClient({ brokerUrl: server.url }).probeVersion()).toMatchObject({ ok: true, version: '4.0.0', endpoint: '/ngsi-ld/v1/info/sourceIdentity' })
+      expect(await new NgsiClient({ brokerUrl: server.url }).probeVersion()).toMatchObject({ ok: true, version: '4.0.0', endpoint: '/ngsi-ld/v1/info/sourceIdentity' })
     } finally {
       await server.close()
     }
     const v2 = await startServer((request, response) => (request.url.pathname === '/version' ? sendJson(response, 200, { orion: { version: '3.10.1' } }) : sendJson(response, 404, {})))
     try {
-      expect(await createNgsiClient({ brokerUrl: v2.url }).probeVersion()).toMatchObject({ ok: true, version: '3.10.1' })
+      expect(await new NgsiClient({ brokerUrl: v2.url }).probeVersion()).toMatchObject({ ok: true, version: '3.10.1' })
     } finally {
       await v2.close()
     }
     const down = await startServer((request, response) => (request.url.pathname === '/q/health' ? sendJson(response, 200, { status: 'DOWN' }) : sendJson(response, 404, {})))
     try {
-      expect(await createNgsiClient({ brokerUrl: down.url }).probeVersion()).toMatchObject({ ok: false, error: 'broker reports DOWN' })
+      expect(await new NgsiClient({ brokerUrl: down.url }).probeVersion()).toMatchObject({ ok: false, error: 'broker reports DOWN' })
     } finally {
       await down.close()
     }
@@ -44,7 +44,7 @@ describe('probeVersion', () => {
   it('says so when no known endpoint exists, and sends the bearer token', async () => {
     const server = await startServer((_request, response) => sendJson(response, 404, {}))
     try {
-      const probe = await createNgsiClient({ brokerUrl: server.url, authToken: 'tok' }).probeVersion()
+      const probe = await new NgsiClient({ brokerUrl: server.url, authToken: 'tok' }).probeVersion()
       expect(probe).toMatchObject({ ok: false, error: 'no version or health endpoint found' })
       expect(server.requests.map((request) => request.url.pathname)).toEqual(['/version', '/ngsi-ld/v1/info/sourceIdentity', '/q/health', '/actuator/health'])
       expect(server.requests.every((request) => request.headers.authorization === 'Bearer tok')).toBe(true)
@@ -60,7 +60,7 @@ describe.each(['orion-ld', 'scorpio', 'stellio'] as const)('demo broker faults, 
 
   beforeAll(async () => {
     broker = await startDemoBroker({ port: 0, flavor })
-    client = createNgsiClient({ brokerUrl: broker.url, tenant: 'santander', timeoutMs: 500, probeTimeoutMs: 300 })
+    client = new NgsiClient({ brokerUrl: broker.url, tenant: 'santander', timeoutMs: 500, probeTimeoutMs: 300 })
   })
   afterEach(() => broker.setFault(null))
   afterAll(() => broker.close())

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { createNgsiClient, readBody } from '@/ngsi'
+import { NgsiClient, readBody } from '@/ngsi'
 
 import { sendJson, startServer, type TestServer } from './helpers'
 
@@ -72,7 +72,7 @@ describe('a layer load through the real transport', () => {
       // Later pages answer sooner: pages wait for their turn while others are read.
       setTimeout(() => sendJson(response, 200, page, { 'NGSILD-Results-Count': String(total) }), (total - offset) / 200)
     })
-    const client = createNgsiClient({ brokerUrl: server.url, retries: 0, maxPageSize: pageSize, pageConcurrency: 6, maxEntities: total })
+    const client = new NgsiClient({ brokerUrl: server.url, retries: 0, maxPageSize: pageSize, pageConcurrency: 6, maxEntities: total })
     const seen: { id: string; n: unknown; note: unknown }[] = []
     const { count } = await client.streamEntities({ type: 'Thing' }, (entities) => {
       for (const { id, attributes } of entities) seen.push({ id, n: attributes.n.value, note: attributes.note.value })
