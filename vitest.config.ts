@@ -14,6 +14,9 @@ class ByFileName extends BaseSequencer {
 const alias = {
   '@': path.join(import.meta.dirname, 'src'),
   '@payload-config': path.join(import.meta.dirname, 'payload.config.ts'),
+  // Server modules say so with `import 'server-only'`, which throws outside a server bundle; tests
+  // load them the way Next's server bundles do, as the empty module.
+  'server-only': path.join(import.meta.dirname, 'node_modules/next/dist/compiled/server-only/empty.js'),
 }
 
 // Settings every integration run shares; the database URL comes from the global setup.

@@ -1,0 +1,87 @@
+import { fileURLToPath } from 'node:url'
+
+import { ESLint } from 'eslint'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+// eslint.config.mjs keeps the rooms of src/ apart (docs/architecture.md): each crossing below is
+// linted as if it were a file at that path, and must be refused; each allowed import must pass.
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
+const BOUNDARY_RULES = new Set(['import/no-restricted-paths', 'no-restricted-imports', 'architecture/browser-safe'])
+
+let eslint: ESLint
+// Loading the config, its plugins and the import resolver takes seconds: once, before the cases.
+beforeAll(async () => {
+  eslint = new ESLint({ cwd: ROOT })
+  await eslint.lintText("import { z } from 'zod'\n", { filePath: 'src/ngsi/__fixture__.ts' })
+}, 60_000)
+
+/** The boundary errors linting `code` as the file at `filePath` gives. */
+async function crossings(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath })
+  return result.messages.filter((message) => message.ruleId && BOUNDARY_RULES.has(message.ruleId)).map((message) => message.message)
+}
+
+describe('lint refuses an import across a floor', () => {
+  it.each([
+    ['src/ngsi/__fixture__.ts', "import { getPayload } from 'payload'"],
+    ['src/ngsi/__fixture__.ts', "import type { Payload } from 'payload'"],
+    ['src/cache/__fixture__.ts', "import { headers } from 'next/headers'"],
+    ['src/alerts/__fixture__.ts', "import { Users } from '@/collections/Users/config'"],
+    ['src/upstreams/__fixture__.ts', "import { proxyCache } from '@/server/services'"],
+    ['src/layers/server/__fixture__.ts', "import { HttpError } from '../../server/errors'"],
+    ['src/map/__fixture__.ts', "import { useState } from 'react'"],
+    ['src/ai/tasks/__fixture__.ts', "import config from '@payload-config'"],
+  ])('pure %s: %s', async (filePath, code) => {
+    expect((await crossings(filePath, code)).join('\n')).toContain('pure module')
+  })
+
+  it.each([
+    ['src/layers/shared/__fixture__.ts', "import { HttpError } from '@/server/errors'"],
+    ['src/layers/shared/__fixture__.ts', "import { featureBatches } from '../server/body'"],
+    ['src/layers/shared/__fixture__.ts', "import { gzipSync } from 'node:zlib'"],
+    ['src/components/__Fixture__.tsx', "'use client'; import { findPage } from '@/site/queries'"],
+    ['src/blocks/MapView/__Fixture__.tsx', "'use client'; import { loadDashboard } from '@/layers/entry/dashboard'"],
+    ['src/collections/Users/components/__Fixture__.tsx', "'use client'; import { readFileSync } from 'fs'"],
+  ])('browser-safe %s: %s', async (filePath, code) => {
+    expect((await crossings(filePath, code)).join('\n')).toContain('browser-safe code')
+  })
+
+  it.each([
+    ['src/access/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/collections/Users/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/components/__Fixture__.tsx', "import { brokerClient } from '@/server/services'"],
+    ['src/version__fixture__.ts', "import { brokerClient } from './server/services'"],
+  ])('composition root outside routes and entries %s: %s', async (filePath, code) => {
+    expect((await crossings(filePath, code)).join('\n')).toContain('only routes and entries import the composition root')
+  })
+
+  it.each([
+    ['src/server/__fixture__.ts', "import { GET } from '@/app/api/health/route'"],
+    ['src/site/__fixture__.ts', "import { loadDashboard } from '@/layers/entry/dashboard'"],
+    ['src/site/__fixture__.ts', "import { brokerClient } from '@/server/services'"],
+  ])('ground floor importing upward %s: %s', async (filePath, code) => {
+    expect((await crossings(filePath, code)).join('\n')).toContain('ground floor')
+  })
+})
+
+describe('lint lets allowed imports through', () => {
+  it.each([
+    ['src/app/api/__fixture__/route.ts', "import { brokerClient } from '@/server/services'"],
+    ['src/pages/api/__fixture__.ts', "import { layerFeatures } from '@/server/services'"],
+    ['src/layers/entry/__fixture__.ts', "import { layerFeatures } from '@/server/services'"],
+    ['src/collections/MapLayers/hooks/__fixture__.ts', "import { brokerClient } from '@/server/services'"],
+    ['src/ai/__fixture__.ts', "import { gatewayClient } from '@/server/services'"],
+    ['src/instrumentation-__fixture__.ts', "import { revalidatedTags } from './server/services'"],
+    ['src/layers/server/__fixture__.ts', "import { NgsiClient } from '@/ngsi'; import { isAtLeast } from '@/alerts/levels'"],
+    ['src/ai/tasks/__fixture__.ts', "import { z } from 'zod'"],
+    ['src/layers/shared/__fixture__.ts', "import type { Feature } from '@/ngsi'"],
+    ['src/blocks/MapView/__Fixture__.tsx', "'use client'; import { featureName } from '@/layers/shared/format'"],
+    ['src/components/__Fixture__.tsx', "import { findPage } from '@/site/queries'"],
+    ['src/site/__fixture__.ts', "import { headers } from 'next/headers'"],
+    // Next's cache handler plugs into Next by design (docs/architecture.md): the one pure-room exception.
+    ['src/cache/nextCacheHandler.mjs', "import fileSystemCache from 'next/dist/server/lib/incremental-cache/file-system-cache.js'"],
+  ])('%s: %s', async (filePath, code) => {
+    expect(await crossings(filePath, code)).toEqual([])
+  })
+})
