@@ -1,6 +1,7 @@
 import { readableLayers } from '@/access'
 import { env } from '@/env'
 import { isMarkerShape } from '@/map/markers'
+import { type DataBlockOnPage, dataBlocksOf } from '@/blocks/dataBlocks'
 import type { MapLayer, Page } from '@/payload-types'
 import { layerFeatures } from '@/server/services'
 import { payloadClient } from '@/site/payload'
@@ -10,24 +11,12 @@ import { toLayerSpec } from '../server/spec'
 import { cityOfRead } from '../shared/city'
 import { pageCity } from './tenant'
 import { ALERT_PREVIEW_LIMIT, type PreviewRequest, snapshotKey } from '../shared/preview'
-import type { Statistic } from '../shared/statistics'
-import type { DashboardCity, DashboardData, DashboardLayer, LayerSnapshot } from '../shared/types'
+import type { DashboardCity, DashboardData, DashboardLayer, LayerReference, LayerSnapshot } from '../shared/types'
 
-/** Blocks that show map-layer data (by block slug): the page loads those layers for them. */
-const DATA_BLOCK_TYPES = ['mapView', 'kpiCard', 'entityTable', 'alertsPanel'] as const
-
-type LayoutBlock = NonNullable<Page['layout']>[number]
-type DataBlock = Extract<LayoutBlock, { blockType: (typeof DATA_BLOCK_TYPES)[number] }>
-
-const isDataBlock = (block: LayoutBlock): block is DataBlock => (DATA_BLOCK_TYPES as readonly string[]).includes(block.blockType)
-
-const idOf = (value: number | string | MapLayer | null | undefined) =>
+const idOf = (value: LayerReference) =>
   value === null || value === undefined ? undefined : String(typeof value === 'object' ? value.id : value)
 
-function blockLayerIds(block: DataBlock): string[] {
-  const value = 'layers' in block ? block.layers : block.layer
-  return (Array.isArray(value) ? value : [value]).flatMap((item) => idOf(item) ?? [])
-}
+const layerIdsOf = ({ block, needs }: DataBlockOnPage): string[] => needs.layers(block).flatMap((item) => idOf(item) ?? [])
 
 function toDashboardLayer(layer: MapLayer): DashboardLayer {
   return {
@@ -57,18 +46,12 @@ async function snapshot(layer: MapLayer, city: string, request: PreviewRequest):
   }
 }
 
-/** What a block shows before the browser has the layer's whole set. */
-function addToRequest(request: PreviewRequest, block: DataBlock) {
-  if (block.blockType === 'entityTable') request.headSize = Math.max(request.headSize, block.pageSize ?? 20)
-  if (block.blockType === 'kpiCard') request.statistics.push({ statistic: block.statistic as Statistic, attribute: block.attribute })
-}
-
 /**
  * The layers a page's data blocks use, read with the reader's rights (citizens: public layers
  * only), and a preview of their current features for the page's default city, ready to inline.
  */
 export async function loadDashboard(page: Page, { draft }: { draft: boolean }): Promise<DashboardData | undefined> {
-  const blocks = (page.layout ?? []).filter(isDataBlock)
+  const blocks = dataBlocksOf(page.layout)
   if (blocks.length === 0) return undefined
   const settings = await cachedGlobal('site-settings')
   const siteCities = settings?.cities ?? []
@@ -82,7 +65,7 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
   }))
   const defaultCity = pageCity(page, siteCities)
 
-  const ids = [...new Set(blocks.flatMap(blockLayerIds))]
+  const ids = [...new Set(blocks.flatMap(layerIdsOf))]
   const payload = await payloadClient()
   const { docs } = await payload.find({
     collection: 'map-layers',
@@ -97,18 +80,18 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
   const layers = Object.fromEntries(docs.map((layer) => [String(layer.id), toDashboardLayer(layer)]))
 
   // The HTML carries a preview of each layer, not its features: Next gzips every HTML response
-  // afresh, so each inlined feature costs CPU on every view (measured: 1,000 inlined features cut a
-  // cached page from ~1,700 to ~130 req/s). The browser fetches the whole set after the first paint.
+  // afresh, so each inlined feature costs CPU on every view (docs/performance.md). The browser
+  // fetches the whole set after the first paint.
   const previews: Record<string, PreviewRequest> = {}
   const wanted = new Map<string, { layer: MapLayer; city: string }>()
-  for (const block of blocks) {
-    for (const id of blockLayerIds(block)) {
+  for (const onPage of blocks) {
+    for (const id of layerIdsOf(onPage)) {
       const layer = docs.find((doc) => String(doc.id) === id)
       if (!layer) continue
-      const city = cityOfRead(layer.source?.tenant, block.city, defaultCity) ?? ''
+      const city = cityOfRead(layer.source?.tenant, onPage.block.city, defaultCity) ?? ''
       wanted.set(snapshotKey(id, city), { layer, city })
       previews[id] ??= { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT }
-      addToRequest(previews[id], block)
+      onPage.needs.preview?.(onPage.block, previews[id])
     }
   }
   const entries = await Promise.all(

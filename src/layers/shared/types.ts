@@ -66,3 +66,19 @@ export type DashboardData = {
   /** What the page's blocks show of each layer (keyed by layer id) while it is not whole in the browser: the preview to ask the server for. */
   previews: Record<string, PreviewRequest>
 }
+
+/**
+ * What a data block needs from its layers, declared in the block's own folder
+ * (`src/blocks/<Name>/layerData.ts`) and listed in `src/blocks/dataBlocks.ts`: the dashboard
+ * loader reads the layers it names and inlines what `preview` asks for.
+ */
+export type DataBlockNeeds<Block extends { blockType: string; city?: string | null }> = {
+  blockType: Block['blockType']
+  /** The block's layers, as stored (ids, or documents when populated). */
+  layers: (block: Block) => LayerReference[]
+  /** What the page's HTML carries for the block before the browser has the layer's whole set. */
+  preview?: (block: Block, request: PreviewRequest) => void
+}
+
+/** A relationship to a map layer as Payload stores it: the id, or the document when populated. */
+export type LayerReference = number | string | { id: number | string } | null | undefined
