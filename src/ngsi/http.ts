@@ -8,6 +8,7 @@ import { startDeadline, statusClass } from '@/upstreams/outbound'
 import { errorFromResponse, isRetryable, NgsiError } from './errors'
 import { arrayPieces, isBlank, parseJsonBytes } from './json'
 import type { BrokerAnswer, BrokerTransport } from './transport'
+import { TENANT_NAME } from './names'
 
 export const JSON_LD_CONTEXT_REL = 'http://www.w3.org/ns/json-ld#context'
 
@@ -51,8 +52,6 @@ export function queryString(params: Record<string, string | number | boolean | s
   return parts.length ? `?${parts.join('&')}` : ''
 }
 
-const TENANT = /^[A-Za-z0-9_.:/-]{1,256}$/
-
 export function requestHeaders(config: HttpConfig, call: CallOptions = {}): Record<string, string> {
   const contextUrl = call.contextUrl ?? config.contextUrl
   if (!/^https?:\/\/[^\s<>"]+$/.test(contextUrl)) throw new NgsiError('bad-request', `Invalid @context URL '${contextUrl}'`)
@@ -62,7 +61,7 @@ export function requestHeaders(config: HttpConfig, call: CallOptions = {}): Reco
   }
   const tenant = (call.tenant ?? config.tenant)?.trim()
   if (tenant) {
-    if (!TENANT.test(tenant)) throw new NgsiError('bad-request', `Invalid tenant name '${tenant.slice(0, 80)}'`)
+    if (!TENANT_NAME.test(tenant)) throw new NgsiError('bad-request', `Invalid tenant name '${tenant.slice(0, 80)}'`)
     headers['NGSILD-Tenant'] = tenant
   }
   if (config.authToken) headers.Authorization = `Bearer ${config.authToken}`
