@@ -1,7 +1,10 @@
 import type { Payload } from 'payload'
 
+import { fieldAiSettings } from '@/collections/AiDrafts/fieldSettings'
 import { saveAiDraft, type DraftTargetInput } from '@/collections/AiDrafts/saveDraft'
-import type { AiDraft } from '@/payload-types'
+import { findTarget } from '@/collections/AiDrafts/targets'
+import type { AiDraft, User } from '@/payload-types'
+import { HttpError } from '@/server/errors'
 
 import { spendDailyAiBudget } from './budget'
 import { AI_DISABLED_MESSAGE, runAiTask, type AiTaskName } from './index'
@@ -41,4 +44,21 @@ export async function generatePendingDraft(payload: Payload, { task, input, targ
   if (result.mode === 'manual') return { outcome: 'manual', message: result.message }
   const draft = await saveAiDraft(payload, result, resolvedInput, target)
   return { outcome: 'drafted', draft, model: result.model }
+}
+
+/**
+ * Checks the target (allowed for the task, AI allowed on the field, readable by the caller)
+ * and returns the task input; a post draft gets its field's own prompt, never the caller's.
+ */
+export async function draftInputFor(payload: Payload, user: User, task: AiTaskName, input: Record<string, unknown>, target?: DraftTargetInput) {
+  const taskInput = { ...input }
+  if (task === 'post-draft') delete taskInput.customPrompt
+  if (!target) return taskInput
+  if (!findTarget(task, target)) throw new HttpError(400, `${task} drafts cannot go into ${target.collection}.${target.field}`)
+  const fieldSettings = fieldAiSettings(payload, target.collection, target.field)
+  if (!fieldSettings.enabled) throw new HttpError(403, `AI drafting is turned off for ${target.collection}.${target.field}`)
+  const { totalDocs } = await payload.count({ collection: target.collection, where: { id: { equals: target.docId } }, overrideAccess: false, user })
+  if (totalDocs === 0) throw new HttpError(404, `No ${target.collection} document ${target.docId}`)
+  if (task === 'post-draft' && fieldSettings.generatePrompt) taskInput.customPrompt = fieldSettings.generatePrompt
+  return taskInput
 }

@@ -1,6 +1,7 @@
 import type { Payload, TaskConfig } from 'payload'
 
 import { generatePendingDraft } from '@/ai/drafts'
+import { env } from '@/env'
 import { summariseCityData } from '@/layers/entry/citySummary'
 import type { Question } from '@/payload-types'
 import { readGlobal } from '@/site/globals'
@@ -69,4 +70,22 @@ export const draftCitizenAnswerTask: TaskConfig<DraftAnswerIO> = {
         throw new Error(`No answer draft for question ${question.id}: ${result.message}`)
     }
   },
+}
+
+/**
+ * Queues the answer draft (the jobs queue keeps it across failures and restarts) and starts it
+ * without waiting: the citizen's answer does not depend on the gateway. Retries are left to the
+ * queue's cron.
+ */
+export async function queueAnswerDraft(payload: Payload, question: Question) {
+  if (!env().ENABLE_AI) return
+  try {
+    const job = await payload.jobs.queue({ task: DRAFT_ANSWER_TASK, input: { questionId: String(question.id) } })
+    void payload.jobs.runByID({ id: job.id }).catch((error: unknown) => {
+      payload.logger.error({ err: error, msg: `The answer draft job for question ${question.id} could not run now; the queue retries it` })
+    })
+  } catch (error) {
+    // The question is stored: staff answer it by hand.
+    payload.logger.error({ err: error, msg: `No answer draft queued for question ${question.id}` })
+  }
 }

@@ -1,13 +1,10 @@
-import type { Payload } from 'payload'
 import { z } from 'zod'
 
 import { userIsStaff } from '@/access'
-import { TaskInputError, taskNames, type AiTaskName } from '@/ai'
-import { generatePendingDraft } from '@/ai/drafts'
+import { TaskInputError, taskNames } from '@/ai'
+import { draftInputFor, generatePendingDraft } from '@/ai/drafts'
 import type { DraftTargetInput } from '@/collections/AiDrafts/saveDraft'
-import { fieldAiSettings } from '@/collections/AiDrafts/fieldSettings'
-import { findTarget, TARGET_COLLECTIONS } from '@/collections/AiDrafts/targets'
-import type { User } from '@/payload-types'
+import { TARGET_COLLECTIONS } from '@/collections/AiDrafts/targets'
 import { rateLimitHeaders } from '@/rate-limit'
 import { rateLimiter } from '@/server/services'
 import { HttpError, withErrorHandling } from '@/server/errors'
@@ -33,23 +30,6 @@ const bodySchema = z.strictObject({
 const userLimiter = () => rateLimiter('ai-generate', { points: 20, durationSeconds: 60 })
 
 /**
- * Checks the target (allowed for the task, AI allowed on the field, readable by the caller)
- * and returns the task input; a post draft gets its field's own prompt, never the caller's.
- */
-async function inputFor(payload: Payload, user: User, task: AiTaskName, input: Record<string, unknown>, target?: DraftTargetInput) {
-  const taskInput = { ...input }
-  if (task === 'post-draft') delete taskInput.customPrompt
-  if (!target) return taskInput
-  if (!findTarget(task, target)) throw new HttpError(400, `${task} drafts cannot go into ${target.collection}.${target.field}`)
-  const fieldSettings = fieldAiSettings(payload, target.collection, target.field)
-  if (!fieldSettings.enabled) throw new HttpError(403, `AI drafting is turned off for ${target.collection}.${target.field}`)
-  const { totalDocs } = await payload.count({ collection: target.collection, where: { id: { equals: target.docId } }, overrideAccess: false, user })
-  if (totalDocs === 0) throw new HttpError(404, `No ${target.collection} document ${target.docId}`)
-  if (task === 'post-draft' && fieldSettings.generatePrompt) taskInput.customPrompt = fieldSettings.generatePrompt
-  return taskInput
-}
-
-/**
  * POST /api/ai/generate {task, input, target?} (editors and admins) → 201 {mode: "ai", draft}
  * with the draft pending review, or 200 {mode: "manual", content: "", message} when AI is off or
  * the gateway failed; 429 {error} when the site's daily AI budget is spent. Never writes to the target: that takes an approval and an apply.
@@ -63,7 +43,7 @@ export const POST = withErrorHandling(async (request: Request) => {
   if (!limit.allowed) throw new HttpError(429, 'Too many AI requests; try again later', rateLimitHeaders(limit))
 
   const { task, input, target } = bodySchema.parse(await readJsonBody(request))
-  const taskInput = await inputFor(payload, user, task, input, target)
+  const taskInput = await draftInputFor(payload, user, task, input, target)
   const result = await generatePendingDraft(payload, { task, input: taskInput, target, signal: request.signal }).catch((error: unknown) => {
     if (error instanceof TaskInputError) throw new HttpError(400, error.message)
     throw error

@@ -1,11 +1,9 @@
 import type { Payload } from 'payload'
 import { z } from 'zod'
 
-import { DRAFT_ANSWER_TASK } from '@/collections/Questions/jobs/draftAnswer'
-import { env } from '@/env'
+import { queueAnswerDraft } from '@/collections/Questions/jobs/draftAnswer'
 import { citySchema, knownCity, siteCities } from '@/layers/entry/tenant'
-import type { Question } from '@/payload-types'
-import { HttpError, withErrorHandling } from '@/server/errors'
+import { withErrorHandling } from '@/server/errors'
 import { payloadClient } from '@/site/payload'
 import { enforceRateLimit } from '@/server/rateLimit'
 import { readJsonBody } from '@/server/body'
@@ -20,24 +18,6 @@ const askSchema = z.strictObject({
 /** The city asked about: the one named (it must be a city of the site), else the site's first. */
 async function cityOf(payload: Payload, tenant: string | undefined) {
   return tenant ? knownCity(tenant, payload) : (await siteCities(payload))[0]
-}
-
-/**
- * Queues the answer draft (the jobs queue keeps it across failures and restarts) and starts it
- * without waiting: the citizen's answer does not depend on the gateway. Retries are left to the
- * queue's cron.
- */
-async function queueAnswerDraft(payload: Payload, question: Question) {
-  if (!env().ENABLE_AI) return
-  try {
-    const job = await payload.jobs.queue({ task: DRAFT_ANSWER_TASK, input: { questionId: String(question.id) } })
-    void payload.jobs.runByID({ id: job.id }).catch((error: unknown) => {
-      payload.logger.error({ err: error, msg: `The answer draft job for question ${question.id} could not run now; the queue retries it` })
-    })
-  } catch (error) {
-    // The question is stored: staff answer it by hand.
-    payload.logger.error({ err: error, msg: `No answer draft queued for question ${question.id}` })
-  }
 }
 
 /**
