@@ -1,5 +1,5 @@
 /**
- * A local fake of the OpenRouter-compatible model gateway (shared/gateway/CONTRACT.md) on
+ * A local fake of the OpenRouter-compatible model gateway (its API as docs/ai-helper.md describes it) on
  * node:http. Tests script answers per call or per model and read back what was sent.
  *
  *   const gateway = await startFakeGateway()
@@ -78,7 +78,7 @@ export type FakeGateway = {
   close: () => Promise<void>
 }
 
-/** The documented error body of each status (CONTRACT.md). */
+/** The documented error body of each status (docs/ai-helper.md). */
 export function documentedError(status: number, model = 'openai/gpt-4o-mini'): { code: number; message: string; metadata?: Record<string, unknown> } {
   switch (status) {
     case 400:
