@@ -1,3 +1,5 @@
+import 'server-only'
+
 import { GraphQLError, Kind, parse, type DefinitionNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql'
 
 /**

@@ -1,3 +1,5 @@
+import 'server-only'
+
 import { HttpError, errorResponse } from './errors'
 import { GraphqlDocumentRefused, checkGraphqlDocument, checkGraphqlVariables, checkJsonBodyShape, operationOfBody } from './graphqlDocument'
 

@@ -1,3 +1,5 @@
+import 'server-only'
+
 import type { ServerResponse } from 'node:http'
 import { pipeline, Readable } from 'node:stream'
 

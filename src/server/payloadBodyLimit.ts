@@ -1,3 +1,5 @@
+import 'server-only'
+
 import { env } from '@/env'
 import { errorResponse } from './errors'
 import { bodyTooLarge, readBodyBytes, withCappedBody } from './body'

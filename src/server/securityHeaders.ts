@@ -1,3 +1,5 @@
+import 'server-only'
+
 /**
  * The Content-Security-Policy of an answer. Citizens' pages are prerendered and served from the
  * cache, so a per-request nonce (which makes every page dynamic) is not used; Next's inline

@@ -1,3 +1,5 @@
+import 'server-only'
+
 import { readableLayers } from '@/access'
 import { env } from '@/env'
 import { isMarkerShape } from '@/map/markers'

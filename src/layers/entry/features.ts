@@ -1,3 +1,5 @@
+import 'server-only'
+
 import { pipeline, Readable } from 'node:stream'
 import { createGzip, gzipSync } from 'node:zlib'
 

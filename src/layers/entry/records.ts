@@ -1,3 +1,5 @@
+import 'server-only'
+
 import { LRUCache } from 'lru-cache'
 
 import type { MapLayer } from '@/payload-types'

@@ -1,3 +1,5 @@
+import 'server-only'
+
 // What the layer routes (features, preview, tiles, history) share: the layer id, the query
 // parameters they accept, who may read the layer, the city it is read for, ETag/Cache-Control/304
 // and gzipped bodies.

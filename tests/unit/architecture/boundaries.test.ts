@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { parseDependencyTree, type DependencyTree } from 'dpdm'
 import { ESLint } from 'eslint'
 import { beforeAll, describe, expect, it } from 'vitest'
 
@@ -84,4 +87,50 @@ describe('lint lets allowed imports through', () => {
   ])('%s: %s', async (filePath, code) => {
     expect(await crossings(filePath, code)).toEqual([])
   })
+})
+
+// `import 'server-only'` throws wherever Next does not alias it away: in the Payload CLI (which
+// loads payload.config.ts and all it imports) and under tsx (scripts/, bench/, demo/). A marked
+// module must stay out of their reach; a marker that would break them fails here, with the chain.
+const PLAIN_NODE_ENTRIES = ['payload.config.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'demo/**/*.ts']
+const SERVER_ONLY_MARKER = /^import 'server-only'$/m
+
+const carriesMarker = (file: string) => SERVER_ONLY_MARKER.test(readFileSync(path.join(ROOT, file), 'utf8'))
+
+/** How plain Node reaches `target`: the import chain from an entry, breadth first. */
+function chainTo(tree: DependencyTree, target: string): string {
+  const entries = Object.keys(tree).filter((file) => !file.startsWith('src/'))
+  const cameFrom = new Map<string, string | null>(entries.map((entry) => [entry, null]))
+  const queue = [...entries]
+  for (const file of queue) {
+    if (file === target) break
+    for (const dependency of tree[file] ?? []) {
+      if (dependency.id && dependency.id in tree && !cameFrom.has(dependency.id)) {
+        cameFrom.set(dependency.id, file)
+        queue.push(dependency.id)
+      }
+    }
+  }
+  const chain = [target]
+  for (let file = cameFrom.get(target); file; file = cameFrom.get(file)) chain.unshift(file)
+  return chain.join(' -> ')
+}
+
+describe("modules marked 'server-only'", () => {
+  it('are out of reach of the Payload CLI and of tsx scripts', async () => {
+    const marked = readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+      .map((file) => `src/${file.split(path.sep).join('/')}`)
+      .filter((file) => /\.tsx?$/.test(file) && carriesMarker(file))
+    expect(marked).not.toEqual([])
+
+    // Type-only imports vanish at run time (transform); import() counts, a hook may run it.
+    // The context's tsconfig.json gives the '@/' paths (dpdm resolves none when handed its absolute path).
+    const tree = await parseDependencyTree(PLAIN_NODE_ENTRIES, { context: ROOT, transform: true })
+    const unresolved = Object.values(tree)
+      .flatMap((dependencies) => dependencies ?? [])
+      .filter((dependency) => /^(@\/|@payload-config$|\.)/.test(dependency.request) && !dependency.id)
+    expect(unresolved).toEqual([])
+    const reached = marked.filter((file) => file in tree).map((file) => chainTo(tree, file))
+    expect(reached).toEqual([])
+  }, 60_000)
 })
