@@ -7,7 +7,7 @@ import type { User } from '@/payload-types'
 import { Refusal } from '@/hooks/refusal'
 
 import { passwordProblem } from '../password'
-import { accountAndClientKey, isCrossSite, signInLimiters, spendPasswordCheck } from '../signInGuard'
+import { accountAndClientKey, isCrossSite, signInLimiters, spendPasswordCheck } from './signInGuard'
 
 /** One answer whatever the reason, so refusals never tell which accounts exist. */
 export const SIGN_UP_REFUSED = 'This account could not be created. If it is yours, sign in or reset its password.'

@@ -5,7 +5,7 @@ import type { User } from '@/payload-types'
 import { Refusal } from '@/hooks/refusal'
 
 import { passwordProblem } from '../password'
-import { checkCurrentPassword } from '../signInGuard'
+import { checkCurrentPassword } from './signInGuard'
 import { TOO_MANY_ATTEMPTS } from './guardAuthOperations'
 
 const invalid = (path: string, label: string, message: string) => new ValidationError({ collection: 'users', errors: [{ path, label, message }] })
