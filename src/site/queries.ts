@@ -1,10 +1,10 @@
 import 'server-only'
 
 import { unstable_cache } from 'next/cache'
-import type { Where } from 'payload'
+import type { DataFromCollectionSlug, Where } from 'payload'
 import { cache } from 'react'
 
-import type { Config, Page, Post } from '@/payload-types'
+import type { Config } from '@/payload-types'
 
 import { HOME_SLUG } from './paths'
 import { type GlobalSlug, globalTag, readGlobal } from './globals'
@@ -13,18 +13,14 @@ import { duringBuild, payloadClient, tolerantAtBuild } from './payload'
 
 const publishedOnly = (draft: boolean): Where | undefined => (draft ? undefined : { _status: { equals: 'published' } })
 
-/**
- * A page by slug, read once per render: metadata and the page body share it (React `cache`, one
- * request's memory only, so a draft read never outlives its request). Flags are arguments, not an
- * object, because `cache` matches arguments by identity.
- */
-export const findPage = cache((slug: string, draft: boolean) =>
-  tolerantAtBuild<Page | null>(
-    `page ${slug}`,
+/** A page or post by slug: published only, or the latest draft for a draft preview. */
+function findBySlug<Slug extends 'pages' | 'posts'>(collection: Slug, slug: string, draft: boolean) {
+  return tolerantAtBuild(
+    `${collection} ${slug}`,
     async () => {
       const payload = await payloadClient()
       const { docs } = await payload.find({
-        collection: 'pages',
+        collection,
         where: { and: [{ slug: { equals: slug } }, ...(draft ? [] : [publishedOnly(false)!])] },
         draft,
         limit: 1,
@@ -32,11 +28,18 @@ export const findPage = cache((slug: string, draft: boolean) =>
         overrideAccess: draft,
         pagination: false,
       })
-      return docs[0] ?? null
+      return (docs[0] as DataFromCollectionSlug<Slug> | undefined) ?? null
     },
     null,
-  ),
-)
+  )
+}
+
+/**
+ * A page by slug, read once per render: metadata and the page body share it (React `cache`, one
+ * request's memory only, so a draft read never outlives its request). Flags are arguments, not an
+ * object, because `cache` matches arguments by identity.
+ */
+export const findPage = cache((slug: string, draft: boolean) => findBySlug('pages', slug, draft))
 
 export const listPublishedPageSlugs = () =>
   tolerantAtBuild(
@@ -57,25 +60,7 @@ export const listPublishedPageSlugs = () =>
   )
 
 /** A post by slug, read once per render (see findPage). */
-export const findPost = cache((slug: string, draft: boolean) =>
-  tolerantAtBuild<Post | null>(
-    `post ${slug}`,
-    async () => {
-      const payload = await payloadClient()
-      const { docs } = await payload.find({
-        collection: 'posts',
-        where: { and: [{ slug: { equals: slug } }, ...(draft ? [] : [publishedOnly(false)!])] },
-        draft,
-        limit: 1,
-        depth: 2,
-        overrideAccess: draft,
-        pagination: false,
-      })
-      return docs[0] ?? null
-    },
-    null,
-  ),
-)
+export const findPost = cache((slug: string, draft: boolean) => findBySlug('posts', slug, draft))
 
 export const POSTS_PER_PAGE = 12
 

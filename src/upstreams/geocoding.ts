@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { UpstreamError } from './errors'
-import { cleanText, endpoint, getJson, statusError } from './http'
+import { cleanText, endpoint, getParsed } from './http'
 import type { FetchLike } from './outbound'
 
 /*
@@ -156,10 +156,6 @@ export async function geocode(options: GeocodeOptions): Promise<GeocodeResponse>
   if (query.language) url.searchParams.set('language', query.language)
   url.searchParams.set('key', apiKey)
 
-  const answer = await getJson('geocoding', url, options)
-  const refusal = statusError('geocoding', answer)
-  if (refusal) throw refusal
-  const response = answer.jsonOk ? toGeocodeResponse(answer.json) : undefined
-  if (!response) throw new UpstreamError('geocoding', 'bad-response', { upstreamStatus: answer.status })
+  const response = await getParsed('geocoding', url, options, toGeocodeResponse)
   return { results: response.results.slice(0, query.limit) }
 }

@@ -24,7 +24,7 @@ export function endpoint(baseUrl: string, path: string): URL | undefined {
   }
 }
 
-export type UpstreamAnswer = { status: number; headers: Headers; json: unknown; jsonOk: boolean }
+type UpstreamAnswer = { status: number; headers: Headers; json: unknown; jsonOk: boolean }
 
 /**
  * GETs `url` and returns its status and parsed JSON. Throws UpstreamError for a timeout (the whole
@@ -32,7 +32,7 @@ export type UpstreamAnswer = { status: number; headers: Headers; json: unknown; 
  * is in the query: never carried elsewhere) or an oversized body. Nothing of the URL (which
  * carries the key) or of a low-level error goes into what is thrown.
  */
-export async function getJson(
+async function getJson(
   service: UpstreamService,
   url: URL,
   options: { fetch?: FetchLike; timeoutMs?: number; signal?: AbortSignal; maxBytes?: number },
@@ -68,7 +68,7 @@ function retryAfterSeconds(headers: Headers): number | undefined {
 }
 
 /** The error for a status other than 2xx, or undefined for a 2xx. */
-export function statusError(service: UpstreamService, answer: UpstreamAnswer): UpstreamError | undefined {
+function statusError(service: UpstreamService, answer: UpstreamAnswer): UpstreamError | undefined {
   const { status } = answer
   // OpenCage answers 402 when the day's quota is used up: a rate limit too.
   switch (status === 402 ? 'rate-limited' : statusClass(status)) {
@@ -83,6 +83,21 @@ export function statusError(service: UpstreamService, answer: UpstreamAnswer): U
     default:
       return new UpstreamError(service, 'rejected-request', { upstreamStatus: status })
   }
+}
+
+/** GETs `url` and reads the answer with `parse`: the upstream's refusals and an answer `parse` cannot read become UpstreamErrors. */
+export async function getParsed<T>(
+  service: UpstreamService,
+  url: URL,
+  options: Parameters<typeof getJson>[2],
+  parse: (json: unknown) => T | undefined,
+): Promise<T> {
+  const answer = await getJson(service, url, options)
+  const refusal = statusError(service, answer)
+  if (refusal) throw refusal
+  const parsed = answer.jsonOk ? parse(answer.json) : undefined
+  if (parsed === undefined) throw new UpstreamError(service, 'bad-response', { upstreamStatus: answer.status })
+  return parsed
 }
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]+/g

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { UpstreamError } from './errors'
-import { cleanText, endpoint, getJson, statusError } from './http'
+import { cleanText, endpoint, getParsed } from './http'
 import type { FetchLike } from './outbound'
 
 /*
@@ -182,10 +182,5 @@ export async function fetchWeather(options: FetchWeatherOptions): Promise<Weathe
   url.searchParams.set('units', 'metric')
   url.searchParams.set('appid', apiKey)
 
-  const answer = await getJson('weather', url, options)
-  const refusal = statusError('weather', answer)
-  if (refusal) throw refusal
-  const report = answer.jsonOk ? toWeatherReport(answer.json) : undefined
-  if (!report) throw new UpstreamError('weather', 'bad-response', { upstreamStatus: answer.status })
-  return report
+  return getParsed('weather', url, options, toWeatherReport)
 }
