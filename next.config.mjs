@@ -21,6 +21,9 @@ const nextConfig = {
   },
   // The memory LRU above: rendered pages of all routes together (Next's default, stated).
   cacheMaxMemorySize: 50 * 1024 * 1024,
+  // Bundled, so Next swaps the `import 'server-only'` markers for its empty module in every server
+  // bundle: the Pages API routes otherwise require the package at run time, which throws.
+  transpilePackages: ['server-only'],
   images: { localPatterns: [{ pathname: '/api/media/file/**' }] },
   // Read from disk by the worker route; the standalone output must ship it.
   outputFileTracingIncludes: { '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'] },
