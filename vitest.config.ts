@@ -4,7 +4,7 @@ import path from 'node:path'
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
-// End-to-end files build on each other (the first sign-up makes the admin): run them by name.
+// Files run in name order, the same order every run (the e2e files need none: tests/e2e/global-setup.ts).
 class ByFileName extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
     return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId))

@@ -18,7 +18,7 @@ import path from 'node:path'
 import { Redis } from 'ioredis'
 
 import { freePort, startProcess, stopAll, waitForUrl } from '../scripts/processes'
-import { accounts, createAccounts, login } from '../tests/security/accounts'
+import { ensureAccounts } from '../tests/helpers/accounts'
 import { freshPostgresDatabase, startAppServer, type AppServer } from '../tests/security/servers'
 
 import { BenchError, describeLoad, describeLoadAvg, expectOnly, load, round, type LoadSummary } from './lib'
@@ -52,8 +52,7 @@ async function main() {
     const shared = { APP_SECRET: randomBytes(32).toString('hex'), REDIS_URL: redisUrl, REDIS_KEY_PREFIX: keyPrefix, LOG_LEVEL: 'error' }
     for (let i = 0; i < 2; i++) servers.push(await startAppServer({ databaseUri: database.uri, brokerUrl, env: shared }))
     const [a, b] = servers as [AppServer, AppServer]
-    await createAccounts(a.baseUrl)
-    const token = await login(a.baseUrl, accounts.admin)
+    const { token } = (await ensureAccounts(a.baseUrl, ['admin'])).admin
     const created = await fetch(`${a.baseUrl}/api/map-layers`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `JWT ${token}`, origin: a.baseUrl },

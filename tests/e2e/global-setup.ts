@@ -24,6 +24,11 @@ const bin = (name: string) => path.join('node_modules', '.bin', name)
 /**
  * The production build against a fresh SQLite database, migrated by the committed migrations,
  * with the demo broker beside it: what `npm run demo` runs, on ports of its own.
+ *
+ * The server starts with no accounts and no content. Each file makes what it needs (the accounts
+ * through tests/helpers/accounts.ts, which leaves those that exist alone), so the files run alone
+ * or in any order; their names carry no number. A file that needs an empty server or other
+ * settings starts its own (own-server.ts).
  */
 export default async function setup(project: TestProject) {
   if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
@@ -38,9 +43,9 @@ export default async function setup(project: TestProject) {
   const brokerUrl = `http://127.0.0.1:${brokerPort}`
   // The model gateway is a local fake (the contract in tests/fakes/gateway.ts): AI on, no network.
   const gateway = await startFakeGateway({ defaultStep: reply.success('Tram line 3 opens on Monday, with a tram every ten minutes.') })
-  // A citizen's answer takes the gateway a while: the page must not wait for it (04-ai-helper).
+  // A citizen's answer takes the gateway a while: the page must not wait for it (ai-helper.test.ts).
   gateway.script(reply.success('The city museum opens at ten on Sundays.', { promptIncludes: 'city museum', delayMs: 4000, times: Infinity }))
-  // Weather and geocoding: the demo's stand-ins; one address has a hostile label (XSS checks, 05-map).
+  // Weather and geocoding: the demo's stand-ins; one address has a hostile label (XSS checks, map.test.ts).
   const weather = await startFakeWeather()
   const geocoding = await startFakeGeocoding({
     places: [{ match: 'hostile', formatted: '<img src=x onerror=alert(1)> Street, Santander', lat: 43.465, lng: -3.8, type: 'road', countryCode: 'es', confidence: 9, span: 0.002 }],

@@ -4,8 +4,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { freePort, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { accounts, ensureAccounts, signIn } from '../helpers/accounts'
 import { startCountingProxy } from '../int/helpers/countingProxy'
-import { accounts, createAccounts, login } from '../security/accounts'
 import { type AppServer, freshPostgresDatabase, startAppServer } from '../security/servers'
 
 /*
@@ -59,8 +59,7 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
     const a = await startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared })
     const b = await startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared })
     replicas = { a, b }
-    await createAccounts(a.baseUrl)
-    adminToken = await login(a.baseUrl, accounts.admin)
+    adminToken = (await ensureAccounts(a.baseUrl, ['admin', 'editor'])).admin.token
   })
 
   afterAll(async () => {
@@ -104,7 +103,7 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
   })
 
   it('accept on one the session signed in on the other, and refuse a forged one on both', async () => {
-    const token = await login(replicas.a.baseUrl, accounts.editor)
+    const { token } = await signIn(replicas.a.baseUrl, accounts.editor)
     const me = await fetch(`${replicas.b.baseUrl}/api/users/me`, { headers: { authorization: `JWT ${token}` } })
     expect(me.status).toBe(200)
     expect(((await me.json()) as { user: { email: string } | null }).user?.email).toBe(accounts.editor.email)
@@ -117,7 +116,7 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
   })
 
   it('show on one an editor’s save on the other: the document at once, the layer data within seconds, loaded once', async () => {
-    const editorToken = await login(replicas.a.baseUrl, accounts.editor)
+    const { token: editorToken } = await signIn(replicas.a.baseUrl, accounts.editor)
     const layerId = await createLayer('replicas before save', editorToken)
     expect((await features(replicas.b, layerId)).status).toBe(200)
 
@@ -147,7 +146,7 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
   })
 
   it('render on one, at once, the citizen page an editor saved on the other, and a site-wide change on every page', async () => {
-    const editorToken = await login(replicas.a.baseUrl, accounts.editor)
+    const { token: editorToken } = await signIn(replicas.a.baseUrl, accounts.editor)
     const slug = `replicas-page-${Date.now()}`
     const write = (method: string, route: string, body: unknown, token = editorToken) =>
       fetch(`${replicas.a.baseUrl}${route}`, {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { accounts } from './accounts'
+import { accounts } from '../helpers/accounts'
+
 import { call, expectRefusal, servers } from './http'
 
 describe.each(servers())('V4 Access control: roles hold over HTTP ($name)', (server) => {

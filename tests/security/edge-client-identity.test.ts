@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { type FakeGeocoding, startFakeGeocoding } from '../../demo/services/geocoding'
 import { type FakeWeather, startFakeWeather } from '../../demo/services/weather'
+import { ensureAccounts } from '../helpers/accounts'
 
-import { accounts, createAccounts, login } from './accounts'
 import { expectRefusal } from './http'
 import { type AppServer, startAppServer } from './servers'
 
@@ -27,8 +27,8 @@ async function startServer(env: Record<string, string>): Promise<Setup> {
       ...env,
     },
   })
-  await createAccounts(server.baseUrl)
-  return { server, geocoding, weather, adminToken: await login(server.baseUrl, accounts.admin) }
+  const { admin } = await ensureAccounts(server.baseUrl, ['admin'])
+  return { server, geocoding, weather, adminToken: admin.token }
 }
 
 async function stopServer(setup: Setup | undefined) {

@@ -4,7 +4,8 @@ import path from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
-import { accounts } from './accounts'
+import { accounts } from '../helpers/accounts'
+
 import { call, servers } from './http'
 import { type AppServer, startAppServer } from './servers'
 import { httpsCall, parseSetCookies, type SetCookie, type TlsProxy, startTlsProxy } from './tls'

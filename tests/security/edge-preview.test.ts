@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { accounts, login } from './accounts'
+import { accounts, createUser, signIn, testAccount } from '../helpers/accounts'
+
 import { call, expectRefusal, servers } from './http'
 
 const BYPASS = '__prerender_bypass'
@@ -82,20 +83,17 @@ describe.each(servers())('V3 Session management: the draft-mode cookie is no key
 
   it('shows a deleted viewer nothing unpublished when the old cookie is replayed', async () => {
     const { slug, title } = await draftPage()
-    const email = `doomed-${Date.now()}@example.org`
-    const password = 'Doomed-viewer-passphrase-2026'
-    const created = await call(server, 'admin', 'POST', '/api/users', { email, password, role: 'viewer', name: 'Doomed' })
-    expect(created.status).toBe(201)
-    const { doc } = await created.json()
-    const token = await login(server.baseUrl, { email, password })
+    const doomed = testAccount('viewer', `doomed-${Date.now()}`)
+    const { id } = await createUser(server.baseUrl, server.tokens.admin, doomed)
+    const { token, cookie: session } = await signIn(server.baseUrl, doomed)
     const bypass = await previewAs(token)
 
     // While signed in, the preview shows the draft.
-    const signedIn = await render(slug, `${bypass}; payload-token=${token}`)
+    const signedIn = await render(slug, `${bypass}; ${session}`)
     expect(await signedIn.text()).toContain(title)
 
-    expect((await call(server, 'admin', 'DELETE', `/api/users/${doc.id}`)).status).toBe(200)
-    for (const cookie of [bypass, `${bypass}; payload-token=${token}`]) {
+    expect((await call(server, 'admin', 'DELETE', `/api/users/${id}`)).status).toBe(200)
+    for (const cookie of [bypass, `${bypass}; ${session}`]) {
       const replayed = await render(slug, cookie)
       expect(replayed.status).toBe(404)
       expect(await replayed.text()).not.toContain(title)
@@ -104,7 +102,7 @@ describe.each(servers())('V3 Session management: the draft-mode cookie is no key
 
   it('shows a signed-out member nothing unpublished with the cookie alone', async () => {
     const { slug, title } = await draftPage()
-    const bypass = await previewAs(await login(server.baseUrl, accounts.viewer))
+    const bypass = await previewAs((await signIn(server.baseUrl, accounts.viewer)).token)
     for (const path of [`/${slug}`, '/', '/posts/' + slug]) {
       const text = await (await render(path.slice(1), bypass)).text()
       expect(text, path).not.toContain(title)

@@ -6,8 +6,8 @@ import type { TestProject } from 'vitest/node'
 
 import { freePort, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
 import { reply, startFakeGateway } from '../fakes/gateway'
+import { ensureAccounts, type Role, ROLES } from '../helpers/accounts'
 
-import { accounts, createAccounts, login, type Role } from './accounts'
 import { type AppServer, freshPostgresDatabase, startAppServer } from './servers'
 
 export type SecurityServer = {
@@ -82,9 +82,8 @@ export default async function setup(project: TestProject) {
 
     const servers: SecurityServer[] = []
     for (const { name, server, databaseUri } of started) {
-      await createAccounts(server.baseUrl)
-      const tokens = {} as Record<Role, string>
-      for (const role of ['admin', 'editor', 'viewer'] as const) tokens[role] = await login(server.baseUrl, accounts[role])
+      const sessions = await ensureAccounts(server.baseUrl, ROLES)
+      const tokens = { admin: sessions.admin.token, editor: sessions.editor.token, viewer: sessions.viewer.token }
       servers.push({ name, baseUrl: server.baseUrl, databaseUri, pid: server.pid, mediaDir: server.mediaDir, tokens })
     }
     project.provide('securityServers', servers)

@@ -1,6 +1,7 @@
 import { inject } from 'vitest'
 
-import type { Role } from './accounts'
+import type { Role } from '../helpers/accounts'
+
 import type { SecurityServer } from './global-setup'
 
 export type Caller = 'anonymous' | Role

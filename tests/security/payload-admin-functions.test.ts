@@ -6,8 +6,8 @@ import pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { STANDALONE_DIR } from '../../scripts/build'
+import type { Role } from '../helpers/accounts'
 
-import type { Role } from './accounts'
 import type { SecurityServer } from './global-setup'
 import { call, servers } from './http'
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
-import { accounts } from './accounts'
+import { accounts } from '../helpers/accounts'
+
 import { call, expectRefusal, servers } from './http'
 import type { SecurityServer } from './global-setup'
 

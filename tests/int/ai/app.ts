@@ -1,8 +1,8 @@
 import type { Payload } from 'payload'
 
+import { authHeaders } from '../../helpers/accounts'
 import { startHttpServer } from '../helpers/http'
 import { startPayload } from '../helpers/payload'
-import { authHeaders } from '../helpers/users'
 
 export const GATEWAY_KEY = 'sk-or-v1-integration-test-key'
 export const GATEWAY_MODEL = 'openai/gpt-4o-mini'

@@ -2,7 +2,7 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../helpers/users'
+import { type Role, signedInRoles } from '../../helpers/accounts'
 import { callJson, startAiApp } from './app'
 
 // A key without the vendor prefix (e.g. another vendor's key pasted by mistake).

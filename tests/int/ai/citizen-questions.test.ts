@@ -5,7 +5,7 @@ import type { AiDraft, Question } from '@/payload-types'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../helpers/users'
+import { type Role, signedInRoles } from '../../helpers/accounts'
 import { callJson, configureCities, GATEWAY_KEY, startAiApp } from './app'
 
 let payload: Payload

@@ -6,7 +6,7 @@ import { richText } from '@/seed/richText'
 import { DEFAULT_DAILY_AI_BUDGET, spendDailyAiBudget } from '@/ai/budget'
 
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../helpers/users'
+import { type Role, signedInRoles } from '../../helpers/accounts'
 import { callJson, GATEWAY_KEY, GATEWAY_MODEL, plainText, startAiApp } from './app'
 
 let payload: Payload

@@ -2,7 +2,7 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../helpers/users'
+import { type Role, signedInRoles } from '../../helpers/accounts'
 import { callJson, GATEWAY_KEY, startAiApp } from './app'
 
 /**

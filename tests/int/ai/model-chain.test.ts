@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AiDraft } from '@/payload-types'
 
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../helpers/users'
+import { type Role, signedInRoles } from '../../helpers/accounts'
 import { callJson, GATEWAY_KEY, GATEWAY_MODEL, startAiApp } from './app'
 
 // GATEWAY_MODEL (paid) first, then a paid and a free fallback; no GATEWAY_SITE_URL.

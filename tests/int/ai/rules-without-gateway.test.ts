@@ -6,7 +6,7 @@ import { richText } from '@/seed/richText'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../helpers/users'
+import { type Role, signedInRoles } from '../../helpers/accounts'
 import { callJson, configureCities, GATEWAY_KEY, startAiApp } from './app'
 
 // Rules stay rules: alerts, access control and validation are plain code that never asks the

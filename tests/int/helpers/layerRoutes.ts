@@ -1,10 +1,10 @@
 import type { Payload } from 'payload'
 
 import { startDemoBroker, type DemoBroker, type DemoBrokerOptions } from '../../../demo/broker/server'
+import { signedInRoles } from '../../helpers/accounts'
 import { startCountingProxy } from './countingProxy'
 import { startHttpServer, type NodeRouteHandler } from './http'
 import { startPayload } from './payload'
-import { signedInRoles } from './users'
 
 export const TEST_CITIES = [
   { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },

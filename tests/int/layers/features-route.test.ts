@@ -5,9 +5,9 @@ import { PbfReader } from 'pbf'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { authHeaders } from '../../helpers/accounts'
 import type { startCountingProxy } from '../helpers/countingProxy'
 import { startLayerRoutes } from '../helpers/layerRoutes'
-import { authHeaders } from '../helpers/users'
 
 type FeatureCollection = {
   type: string

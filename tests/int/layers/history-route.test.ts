@@ -5,9 +5,9 @@ import type { History } from '@/layers/shared/history'
 
 import { HOSTILE_NAME } from '../../../demo/broker/data'
 import type { DemoBroker } from '../../../demo/broker/server'
+import { authHeaders } from '../../helpers/accounts'
 import type { startCountingProxy } from '../helpers/countingProxy'
 import { startLayerRoutes } from '../helpers/layerRoutes'
-import { authHeaders } from '../helpers/users'
 
 // The demo broker's clock stands still, so the route and the test read the same readings.
 const NOW = Date.now()

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
+import { authHeaders, createUserLocally, type Role, signedInRoles, testAccount } from '../../helpers/accounts'
 import { startPayloadApi } from '../helpers/payload'
-import { authHeaders, type Role, signedInRoles } from '../helpers/users'
 
 type Caller = 'anonymous' | Role
 type Operation = 'create' | 'read' | 'read-draft' | 'update' | 'delete' | 'publish'
@@ -190,10 +190,7 @@ describe('user accounts', () => {
   it.each(cells.map((cell) => [cell.operation, cell.caller, cell.allowed ? 'allowed' : 'refused', cell]))(
     "%s of another user's account by %s is %s",
     async (_operation, _caller, _verdict, { caller, operation, allowed }) => {
-      const other = await payload.create({
-        collection: 'users',
-        data: { email: `${unique('other')}@example.org`, password: 'another-long-password', role: 'viewer' },
-      })
+      const other = await createUserLocally(payload, testAccount('viewer', unique('other')))
       const path = `/api/users/${other.id}`
       const response =
         operation === 'read'
@@ -214,10 +211,7 @@ describe('user accounts', () => {
   })
 
   it('an admin can change roles', async () => {
-    const other = await payload.create({
-      collection: 'users',
-      data: { email: `${unique('promoted')}@example.org`, password: 'another-long-password', role: 'viewer' },
-    })
+    const other = await createUserLocally(payload, testAccount('viewer', unique('promoted')))
     const response = await call('admin', 'PATCH', `/api/users/${other.id}`, { role: 'editor' })
     expect(response.status).toBe(200)
     expect((await payload.findByID({ collection: 'users', id: other.id })).role).toBe('editor')

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { User } from '@/payload-types'
 
+import { authHeaders, createUserLocally, PASSWORD, signIn, signInLocally } from '../../helpers/accounts'
 import { startPayloadApi } from '../helpers/payload'
-import { authHeaders, PASSWORD } from '../helpers/users'
 
 // ASVS 2.1.6 over the REST and GraphQL handlers, as a browser reaches them: changing one's own
 // password takes the current one, checked against the stored hash and counted like a sign-in.
@@ -33,15 +33,14 @@ async function send(method: string, path: string, { token, client, body }: { tok
   })
 }
 
-const signIn = (email: string, password: string, client = newClient()) => send('POST', '/api/users/login', { client, body: { email, password } })
+const attemptSignIn = (email: string, password: string, client = newClient()) => send('POST', '/api/users/login', { client, body: { email, password } })
 
 /** A fresh account made by trusted server code, signed in over HTTP. */
 async function account(role: User['role'] = 'viewer'): Promise<Account> {
   const email = `owner-${++accounts}-${process.pid}@example.org`
-  const { id } = await payload.create({ collection: 'users', data: { email, password: PASSWORD, role } })
-  const response = await signIn(email, PASSWORD)
-  expect(response.status, await response.clone().text()).toBe(200)
-  return { id, email, token: ((await response.json()) as { token: string }).token }
+  const { id } = await createUserLocally(payload, { email, password: PASSWORD, role })
+  const { token } = await signIn(baseUrl, { email, password: PASSWORD }, { 'x-forwarded-for': newClient() })
+  return { id, email, token }
 }
 
 const changeOwn = (owner: Account, body: Record<string, unknown>, client = newClient()) =>
@@ -58,7 +57,7 @@ async function fieldErrors(response: Response) {
 
 /** Which of the two passwords signs the account in now. */
 async function workingPassword(email: string) {
-  const [old, fresh] = [await signIn(email, PASSWORD), await signIn(email, NEW_PASSWORD)]
+  const [old, fresh] = [await attemptSignIn(email, PASSWORD), await attemptSignIn(email, NEW_PASSWORD)]
   expect([old.status, fresh.status].sort()).toEqual([200, 401])
   return old.status === 200 ? 'old' : 'new'
 }
@@ -134,7 +133,7 @@ describe('changing your own password through REST', () => {
     // The budget is spent: even the right password is refused from this client, here and at sign-in…
     const sixth = await changeOwn(owner, { password: NEW_PASSWORD, currentPassword: PASSWORD }, attacker)
     expect(sixth.status).toBe(429)
-    expect((await signIn(owner.email, PASSWORD, attacker)).status).toBe(429)
+    expect((await attemptSignIn(owner.email, PASSWORD, attacker)).status).toBe(429)
     expect(await workingPassword(owner.email)).toBe('old')
     // …while the owner, from elsewhere, still changes it.
     const fromOwner = await changeOwn(owner, { password: NEW_PASSWORD, currentPassword: PASSWORD })
@@ -212,7 +211,7 @@ describe('changing your own password through GraphQL', () => {
 describe('where the current password is not asked for', () => {
   it('trusted server code (Local API) sets a password, still only a strong one', async () => {
     const owner = await account()
-    const user = { ...(await payload.findByID({ collection: 'users', id: owner.id })), collection: 'users' as const }
+    const { user } = await signInLocally(payload, { email: owner.email, password: PASSWORD })
     await expect(payload.update({ collection: 'users', id: owner.id, data: { password: 'aaaaaaaaaaaa' }, overrideAccess: false, user })).rejects.toThrow(/Password/)
     await payload.update({ collection: 'users', id: owner.id, data: { password: NEW_PASSWORD }, overrideAccess: false, user })
     expect(await workingPassword(owner.email)).toBe('new')

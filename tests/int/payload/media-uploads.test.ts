@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { env } from '@/env'
 
+import { authHeaders, signedInRoles } from '../../helpers/accounts'
 import { startHttpServer } from '../helpers/http'
 import { startPayload } from '../helpers/payload'
-import { authHeaders, signedInRoles } from '../helpers/users'
 import { animatedGif, blackPng, mediaForm } from './uploadFixtures'
 
 let payload: Payload

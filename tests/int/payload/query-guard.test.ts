@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
+import { authHeaders, signedInRoles } from '../../helpers/accounts'
 import { startPayloadApi } from '../helpers/payload'
-import { authHeaders, signedInRoles } from '../helpers/users'
 
 let payload: Payload
 let baseUrl: string

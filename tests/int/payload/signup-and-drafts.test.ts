@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
+import { authHeaders, PASSWORD, signIn } from '../../helpers/accounts'
 import { startHttpServer } from '../helpers/http'
 import { startPayload } from '../helpers/payload'
-import { authHeaders, login, PASSWORD } from '../helpers/users'
 
 let payload: Payload
 let baseUrl: string
@@ -117,13 +117,13 @@ describe('drafts stay private', () => {
   })
 
   it('shows viewers the drafts in the admin', async () => {
-    const token = await login(baseUrl, 'second@example.org')
+    const { token } = await signIn(baseUrl, { email: 'second@example.org', password: PASSWORD })
     const response = await fetch(`${baseUrl}/api/pages/${draftId}?draft=true`, { headers: authHeaders(token) })
     expect(response.status).toBe(200)
   })
 
   it('refuses a viewer who tries to change a page', async () => {
-    const token = await login(baseUrl, 'second@example.org')
+    const { token } = await signIn(baseUrl, { email: 'second@example.org', password: PASSWORD })
     const response = await fetch(`${baseUrl}/api/pages/${publishedId}`, {
       method: 'PATCH',
       headers: { ...authHeaders(token), 'content-type': 'application/json' },

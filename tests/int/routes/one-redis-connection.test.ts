@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { startFakeGeocoding, type FakeGeocoding } from '../../../demo/services/geocoding'
 import { startFakeWeather, type FakeWeather } from '../../../demo/services/weather'
+import { signedInRoles } from '../../helpers/accounts'
 import { startHttpServer } from '../helpers/http'
 import { startPayload } from '../helpers/payload'
-import { signedInRoles } from '../helpers/users'
 
 // With REDIS_URL set, every cache and limiter of the process (layer data, proxy answers, the
 // per-route, sign-in and AI limits) shares the composition root's one Redis connection.

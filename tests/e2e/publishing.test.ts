@@ -1,19 +1,26 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
-import { admin } from './accounts'
+import { accounts } from '../helpers/accounts'
+
 import { launchBrowser, openAdmin, screenshot } from './browser'
+import { type OwnServer, startOwnServer } from './own-server'
 
-const baseUrl = inject('baseUrl')
-
+// The first sign-up needs a server nobody has signed up to yet: on the shared one, whichever file
+// runs first makes the admin. So this file runs on a server of its own.
+let server: OwnServer
+let baseUrl: string
 let browser: Browser
 
 beforeAll(async () => {
+  server = await startOwnServer({ NGSI_LD_BROKER_URL: inject('brokerUrl') })
+  baseUrl = server.baseUrl
   browser = await launchBrowser()
 })
 
 afterAll(async () => {
   await browser?.close()
+  server?.stop()
 })
 
 async function createPage(page: Page, title: string, slug: string, action: 'publish' | 'draft') {
@@ -47,9 +54,10 @@ describe('an editor publishes, a citizen reads', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     editor = await context.newPage()
     await openAdmin(editor, `${baseUrl}/admin`, /create-first-user/)
-    await editor.locator('#field-email').fill(admin.email)
-    await editor.locator('#field-password').fill(admin.password)
-    await editor.locator('#field-confirm-password').fill(admin.password)
+    const { email, password } = accounts.admin
+    await editor.locator('#field-email').fill(email)
+    await editor.locator('#field-password').fill(password)
+    await editor.locator('#field-confirm-password').fill(password)
     await editor.getByRole('button', { name: /create/i }).click()
     await editor.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
     const me = await editor.evaluate(async () => (await fetch('/api/users/me')).json())

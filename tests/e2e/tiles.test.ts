@@ -1,19 +1,16 @@
-import { randomBytes } from 'node:crypto'
-import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
 
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startDemoBroker, type DemoBroker } from '../../demo/broker/server'
-import { freePort, migrate, startProcess, waitForUrl } from '../../scripts/processes'
-import { productionServer } from '../../scripts/start'
+import { createFirstUser } from '../helpers/accounts'
 
 import { launchBrowser, screenshot } from './browser'
 import { twoCitySettings } from './cities'
+import { type OwnServer, startOwnServer } from './own-server'
 import { pixelsOfColour } from './pixels'
+import { restAs } from './rest'
 
 // A layer above the tile threshold, on a server of its own with a low LAYER_TILES_THRESHOLD (the
 // shared e2e server keeps the default, so the other files' layers are sent whole).
@@ -23,48 +20,17 @@ const COLOUR = '#6a1b9a'
 
 let browser: Browser
 let broker: DemoBroker
-let server: ChildProcess
+let server: OwnServer
 let baseUrl: string
-let workDir: string
 let layerId: number
 
-async function call<T>(method: string, route: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${baseUrl}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) },
-    body: JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as T
-}
-
 beforeAll(async () => {
-  workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-e2e-tiles-'))
   broker = await startDemoBroker({ port: 0 })
-  const port = await freePort()
-  baseUrl = `http://127.0.0.1:${port}`
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URI: `file:${path.join(workDir, 'tiles.db')}`,
-    MEDIA_DIR: path.join(workDir, 'media'),
-    APP_SECRET: randomBytes(32).toString('hex'),
-    PUBLIC_SERVER_URL: baseUrl,
-    PORT: String(port),
-    NGSI_LD_BROKER_URL: broker.url,
-    NGSI_LD_TENANT: '',
-    ENABLE_AI: 'false',
-    REDIS_URL: '',
-    LOG_LEVEL: 'warn',
-    LAYER_TILES_THRESHOLD: String(THRESHOLD),
-  }
-  await migrate(env)
-  const command = productionServer(env, port)
-  server = startProcess(command.command, command.args, { env: command.env, quiet: true })
-  await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 120_000, accept: (status) => status === 200 })
+  server = await startOwnServer({ NGSI_LD_BROKER_URL: broker.url, LAYER_TILES_THRESHOLD: String(THRESHOLD) })
+  baseUrl = server.baseUrl
 
-  const { token } = await call<{ token: string }>('POST', '/api/users/first-register', { email: 'tiles@example.org', password: 'a-long-password-for-maps' })
-  await call('POST', '/api/globals/site-settings', twoCitySettings('Tiles'), token)
+  const call = restAs(baseUrl, (await createFirstUser(baseUrl)).token)
+  await call('POST', '/api/globals/site-settings', twoCitySettings('Tiles'))
   layerId = (
     await call<{ doc: { id: number } }>('POST', '/api/map-layers', {
       name: 'Air (tiled)',
@@ -75,7 +41,7 @@ beforeAll(async () => {
       refreshSeconds: 60,
       style: { colour: COLOUR, radius: 8, colourBy: 'style', cluster: false },
       alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
-    }, token)
+    })
   ).doc.id
   await call('POST', '/api/pages', {
     title: 'Tiled map',
@@ -87,15 +53,14 @@ beforeAll(async () => {
       { blockType: 'kpiCard', label: 'Stations', layer: layerId, statistic: 'count' },
       { blockType: 'alertsPanel', title: 'Alerts', layers: [layerId], minimumLevel: 'warning' },
     ],
-  }, token)
+  })
   browser = await launchBrowser()
 }, 240_000)
 
 afterAll(async () => {
   await browser?.close()
-  server?.kill('SIGTERM')
+  server?.stop()
   await broker?.close()
-  if (workDir) rmSync(workDir, { recursive: true, force: true })
 })
 
 describe('a layer above the tile threshold', () => {

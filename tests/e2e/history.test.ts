@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
-import { admin } from './accounts'
+import { accounts, ensureAccounts } from '../helpers/accounts'
+
 import { api, launchBrowser, openAdmin, screenshot, signInToAdmin } from './browser'
 import { twoCitySettings } from './cities'
 import { markerCentre, pixelsOfColour } from './pixels'
@@ -20,7 +21,8 @@ const chunks: string[] = []
 
 beforeAll(async () => {
   browser = await launchBrowser()
-  const chief = await signInToAdmin(browser, baseUrl, admin)
+  await ensureAccounts(baseUrl, ['admin'])
+  const chief = await signInToAdmin(browser, baseUrl, accounts.admin)
   await api(chief, 'POST', '/api/globals/site-settings', twoCitySettings('City Dashboard'))
   const { doc: air } = await api<{ doc: { id: number } }>(chief, 'POST', '/api/map-layers', {
     name: 'Air history (e2e)',

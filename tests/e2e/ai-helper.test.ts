@@ -1,13 +1,12 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
-import { admin } from './accounts'
-import { launchBrowser, openAdmin, screenshot } from './browser'
+import { accounts, authHeaders, ensureAccounts } from '../helpers/accounts'
 
-// Needs the global setup to run the app with ENABLE_AI=true against a fake gateway, and the
-// admin account that 01-publishing.test.ts creates (files run in name order).
+import { launchBrowser, openAdmin, screenshot, signInToAdmin } from './browser'
+
+// Needs the global setup to run the app with ENABLE_AI=true against a fake gateway.
 const baseUrl = inject('baseUrl')
-const editor = { email: 'ai-editor@example.org', password: 'a-long-editor-password' }
 const post = { title: 'Tram line 3 opens', slug: 'tram-line-3-opens', original: 'Line 3 opens soon.' }
 
 let browser: Browser
@@ -29,21 +28,7 @@ const citizenSees = async () => {
 
 beforeAll(async () => {
   browser = await launchBrowser()
-  const adminLogin = await fetch(`${baseUrl}/api/users/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(admin),
-  })
-  if (!adminLogin.ok) throw new Error('No admin account: run 01-publishing.test.ts before this file')
-  const { token } = (await adminLogin.json()) as { token: string }
-  adminToken = token
-  const created = await fetch(`${baseUrl}/api/users`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `JWT ${token}` },
-    body: JSON.stringify({ ...editor, name: 'AI editor', role: 'editor' }),
-  })
-  expect(created.status).toBe(201)
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  adminToken = (await ensureAccounts(baseUrl, ['admin', 'editor'])).admin.token
 })
 
 afterAll(async () => {
@@ -52,12 +37,7 @@ afterAll(async () => {
 
 describe('an editor drafts a post with AI, approves, applies and publishes it by hand', () => {
   it('signs in as an editor and publishes a post', async () => {
-    await openAdmin(page, `${baseUrl}/admin/login`)
-    await page.locator('#field-email').fill(editor.email)
-    await page.locator('#field-password').fill(editor.password)
-    await page.getByRole('button', { name: /login/i }).click()
-    await page.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
-
+    page = await signInToAdmin(browser, baseUrl, accounts.editor)
     await openAdmin(page, `${baseUrl}/admin/collections/posts/create`)
     await page.locator('#field-title').fill(post.title)
     await page.locator('#field-slug').fill(post.slug)
@@ -109,7 +89,7 @@ describe('a citizen asks a question: "received" at once, the answer draft made i
   const question = 'When does the city museum open on Sundays?'
   const citizenAnswerDrafts = async () => {
     const query = new URLSearchParams({ 'where[task][equals]': 'citizen-answer', depth: '0', limit: '10' })
-    const response = await fetch(`${baseUrl}/api/ai-drafts?${query}`, { headers: { authorization: `JWT ${adminToken}` } })
+    const response = await fetch(`${baseUrl}/api/ai-drafts?${query}`, { headers: authHeaders(adminToken) })
     return ((await response.json()) as { docs: Array<{ id: number; draft: string; model: string; status: string }> }).docs
   }
 
@@ -140,13 +120,8 @@ describe('a citizen asks a question: "received" at once, the answer draft made i
 
 describe('Site settings → AI helper: "Test the gateway"', () => {
   it('an admin sees the key checked and each model of the chain marked', async () => {
-    const adminPage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+    const adminPage = await signInToAdmin(browser, baseUrl, accounts.admin)
     try {
-      await openAdmin(adminPage, `${baseUrl}/admin/login`)
-      await adminPage.locator('#field-email').fill(admin.email)
-      await adminPage.locator('#field-password').fill(admin.password)
-      await adminPage.getByRole('button', { name: /login/i }).click()
-      await adminPage.waitForURL(new RegExp(`${baseUrl}/admin/?$`), { timeout: 30_000 })
       await openAdmin(adminPage, `${baseUrl}/admin/globals/site-settings`)
       await adminPage.getByRole('button', { name: 'Test the gateway' }).click()
       await adminPage.getByText('The key is valid').waitFor({ timeout: 30_000 })

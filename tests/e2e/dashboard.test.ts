@@ -3,10 +3,12 @@ import { readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
-import { admin, editor } from './accounts'
+import { accounts, ensureAccounts } from '../helpers/accounts'
+
 import { api, launchBrowser, openAdmin, screenshot, signInToAdmin } from './browser'
 import { twoCitySettings } from './cities'
 import { markerCentre, pixelsOfColour } from './pixels'
+import { restAs } from './rest'
 
 const baseUrl = inject('baseUrl')
 const AIR_COLOUR = '#d81b60'
@@ -31,11 +33,10 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
   const dialogs: string[] = []
 
   it('lets an editor compose and publish a page with a map of two layers, a KPI, a table and alerts', async () => {
-    const chief = await signInToAdmin(browser, baseUrl, admin)
-    await api(chief, 'POST', '/api/globals/site-settings', twoCitySettings('City Dashboard'))
-    await api(chief, 'POST', '/api/users', { ...editor, name: 'Eddie Editor', role: 'editor' })
+    const { admin } = await ensureAccounts(baseUrl, ['admin', 'editor'])
+    await restAs(baseUrl, admin.token)('POST', '/api/globals/site-settings', twoCitySettings('City Dashboard'))
 
-    const page = await signInToAdmin(browser, baseUrl, editor)
+    const page = await signInToAdmin(browser, baseUrl, accounts.editor)
     const layer = (data: Record<string, unknown>) =>
       api<{ doc: { id: number } }>(page, 'POST', '/api/map-layers', { public: true, refreshSeconds: 60, maxFeatures: 5000, ...data }).then(({ doc }) => doc.id)
     const air = await layer({

@@ -1,0 +1,54 @@
+import type { ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import { freePort, migrate, startProcess, waitForUrl } from '../../scripts/processes'
+import { productionServer } from '../../scripts/start'
+
+export type OwnServer = { baseUrl: string; stop: () => void }
+
+/**
+ * The build the global setup made, served on a fresh SQLite database of its own: for a file that
+ * needs what the shared server cannot promise (no account yet) or other settings (`env`, which
+ * names the broker). AI and Redis are off unless `env` says otherwise.
+ */
+export async function startOwnServer(env: Record<string, string> & { NGSI_LD_BROKER_URL: string }): Promise<OwnServer> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-e2e-own-'))
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URI: `file:${path.join(workDir, 'own.db')}`,
+    MEDIA_DIR: path.join(workDir, 'media'),
+    APP_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_SERVER_URL: baseUrl,
+    PORT: String(port),
+    NGSI_LD_TENANT: '',
+    ENABLE_AI: 'false',
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+    ...env,
+  }
+  let child: ChildProcess | undefined
+  const stop = () => {
+    try {
+      if (child?.pid) process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+    rmSync(workDir, { recursive: true, force: true })
+  }
+  try {
+    await migrate(serverEnv)
+    const command = productionServer(serverEnv, port)
+    child = startProcess(command.command, command.args, { env: command.env, quiet: true })
+    await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 120_000, accept: (status) => status === 200 })
+  } catch (error) {
+    stop()
+    throw error
+  }
+  return { baseUrl, stop }
+}
