@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -11,6 +10,8 @@ import { productionServer } from '../../scripts/start'
 import { startFakeGeocoding } from '../../demo/services/geocoding'
 import { startFakeWeather } from '../../demo/services/weather'
 import { reply, startFakeGateway } from '../fakes/gateway'
+
+import { e2eServerEnv } from './own-server'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -51,21 +52,12 @@ export default async function setup(project: TestProject) {
     places: [{ match: 'hostile', formatted: '<img src=x onerror=alert(1)> Street, Santander', lat: 43.465, lng: -3.8, type: 'road', countryCode: 'es', confidence: 9, span: 0.002 }],
   })
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URI: `file:${path.join(workDir, 'e2e.db')}`,
-    MEDIA_DIR: path.join(workDir, 'media'),
-    APP_SECRET: randomBytes(32).toString('hex'),
-    PUBLIC_SERVER_URL: baseUrl,
-    PORT: String(port),
+    ...e2eServerEnv(workDir, port),
     NGSI_LD_BROKER_URL: brokerUrl,
-    NGSI_LD_TENANT: '',
     ENABLE_AI: 'true',
     GATEWAY_URL: gateway.url,
     GATEWAY_API_KEY: 'sk-or-v1-e2e-fake-key',
     GATEWAY_MODEL: 'openai/gpt-4o-mini',
-    REDIS_URL: '',
-    LOG_LEVEL: 'warn',
     WEATHER_API_URL: weather.url,
     WEATHER_API_KEY: weather.apiKey,
     GEOCODING_API_URL: geocoding.url,

@@ -9,6 +9,22 @@ import { productionServer } from '../../scripts/start'
 
 export type OwnServer = { baseUrl: string; stop: () => void }
 
+/** What every e2e server runs with: the production build on its own SQLite file, port and secret; no Redis. */
+export function e2eServerEnv(workDir: string, port: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URI: `file:${path.join(workDir, 'e2e.db')}`,
+    MEDIA_DIR: path.join(workDir, 'media'),
+    APP_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_SERVER_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    NGSI_LD_TENANT: '',
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+  }
+}
+
 /**
  * The build the global setup made, served on a fresh SQLite database of its own: for a file that
  * needs what the shared server cannot promise (no account yet) or other settings (`env`, which
@@ -18,20 +34,7 @@ export async function startOwnServer(env: Record<string, string> & { NGSI_LD_BRO
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-e2e-own-'))
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const serverEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URI: `file:${path.join(workDir, 'own.db')}`,
-    MEDIA_DIR: path.join(workDir, 'media'),
-    APP_SECRET: randomBytes(32).toString('hex'),
-    PUBLIC_SERVER_URL: baseUrl,
-    PORT: String(port),
-    NGSI_LD_TENANT: '',
-    ENABLE_AI: 'false',
-    REDIS_URL: '',
-    LOG_LEVEL: 'warn',
-    ...env,
-  }
+  const serverEnv: NodeJS.ProcessEnv = { ...e2eServerEnv(workDir, port), ENABLE_AI: 'false', ...env }
   let child: ChildProcess | undefined
   const stop = () => {
     try {
