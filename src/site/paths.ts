@@ -7,6 +7,15 @@ export const pagePath = (slug: string | null | undefined) => (!slug || slug === 
 /** The news index. */
 export const POSTS_PATH = '/posts'
 
+/** The search engines' list of what may be indexed. */
+export const SITEMAP_PATH = '/sitemap.xml'
+
+/** The news as an Atom feed. */
+export const FEED_PATH = '/posts/feed.xml'
+
+/** Citizens' questions and their answers. */
+export const QUESTIONS_PATH = '/questions'
+
 /** Where a post lives: `/posts/{slug}`. */
 export const postPath = (slug: string | null | undefined) => `${POSTS_PATH}/${slug ?? ''}`
 

@@ -83,6 +83,52 @@ export const listPublishedPosts = (page = 1) =>
     null,
   )
 
+/** Every published page and post as an anonymous reader sees it: slug and last change, for the sitemap. */
+export const listPublicDocuments = () =>
+  tolerantAtBuild(
+    'public documents',
+    async () => {
+      const payload = await payloadClient()
+      const read = (collection: 'pages' | 'posts') =>
+        payload.find({
+          collection,
+          where: publishedOnly(false),
+          select: { slug: true, updatedAt: true },
+          sort: '-updatedAt',
+          limit: MAX_SITEMAP_DOCUMENTS,
+          pagination: false,
+          overrideAccess: false,
+        })
+      const [pages, posts] = await Promise.all([read('pages'), read('posts')])
+      return { pages: pages.docs, posts: posts.docs }
+    },
+    { pages: [], posts: [] },
+  )
+
+/** A sitemap file holds at most 50,000 URLs (sitemaps.org); a city's site is far below. */
+const MAX_SITEMAP_DOCUMENTS = 20_000
+
+/** The newest published posts, for the news feed. */
+export const listFeedPosts = (limit: number) =>
+  tolerantAtBuild(
+    'feed posts',
+    async () => {
+      const payload = await payloadClient()
+      const { docs } = await payload.find({
+        collection: 'posts',
+        where: publishedOnly(false),
+        sort: '-publishedAt',
+        limit,
+        pagination: false,
+        depth: 0,
+        overrideAccess: false,
+        select: { title: true, slug: true, publishedAt: true, updatedAt: true, meta: true, populatedAuthors: true },
+      })
+      return docs
+    },
+    [],
+  )
+
 // Payload also runs outside Next (scripts, tests), where there is no cache to keep an entry in.
 const insideNextServer = () => Boolean(process.env.NEXT_RUNTIME) && !duringBuild()
 

@@ -15,12 +15,6 @@ export function purgeCitizenPages() {
   revalidatePath('/', 'layout')
 }
 
-/** The next request for anything tagged `tag` is rendered afresh (served stale meanwhile). */
-export function purgeTag(tag: string) {
-  if (!insideNext()) return
-  revalidateTag(tag, 'max')
-}
-
 /** Anything tagged `tag` is out of date at once: an editor's save shows on the next request. */
 export function expireTag(tag: string) {
   if (!insideNext()) return

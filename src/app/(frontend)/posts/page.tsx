@@ -1,12 +1,15 @@
 import type { Metadata } from 'next'
 import Link from 'next/link'
 
-import { POSTS_PATH, postPath } from '@/site/paths'
+import { FEED_PATH, POSTS_PATH, postPath } from '@/site/paths'
 import { listPublishedPosts } from '@/site/queries'
 
 export const revalidate = 300
 
-export const metadata: Metadata = { title: 'News', alternates: { canonical: POSTS_PATH } }
+export const metadata: Metadata = {
+  title: 'News',
+  alternates: { canonical: POSTS_PATH, types: { 'application/atom+xml': FEED_PATH } },
+}
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
 
@@ -15,6 +18,11 @@ export default async function PostsIndex() {
   return (
     <article className="page posts-index">
       <h1>News</h1>
+      <p>
+        <a href={FEED_PATH} type="application/atom+xml">
+          Follow the news in a feed reader (Atom)
+        </a>
+      </p>
       {posts.length === 0 ? (
         <p>No news yet.</p>
       ) : (

@@ -1,8 +1,8 @@
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook } from 'payload'
 
 import type { Page } from '@/payload-types'
-import { purgePaths, purgeTag } from '@/site/revalidate'
-import { pagePath } from '@/site/paths'
+import { pagePath, SITEMAP_PATH } from '@/site/paths'
+import { purgePaths } from '@/site/revalidate'
 
 /** Citizens' pages are prerendered: publishing, unpublishing or renaming one purges its path. */
 export const revalidatePage: CollectionAfterChangeHook<Page> = ({ doc, previousDoc, context }) => {
@@ -13,13 +13,12 @@ export const revalidatePage: CollectionAfterChangeHook<Page> = ({ doc, previousD
     paths.push(pagePath(previousDoc.slug))
   }
   if (paths.length > 0) {
-    purgePaths(...paths)
-    purgeTag('pages-sitemap')
+    purgePaths(...paths, SITEMAP_PATH)
   }
   return doc
 }
 
 export const revalidatePageDelete: CollectionAfterDeleteHook<Page> = ({ doc, context }) => {
-  if (!context.disableRevalidate) purgePaths(pagePath(doc?.slug))
+  if (!context.disableRevalidate) purgePaths(pagePath(doc?.slug), SITEMAP_PATH)
   return doc
 }

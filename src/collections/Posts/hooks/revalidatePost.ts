@@ -1,7 +1,7 @@
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook } from 'payload'
 
 import type { Post } from '@/payload-types'
-import { POSTS_PATH, postPath } from '@/site/paths'
+import { FEED_PATH, POSTS_PATH, postPath, SITEMAP_PATH } from '@/site/paths'
 import { purgePaths } from '@/site/revalidate'
 
 /** A post's page and the posts index are prerendered: purge both when what citizens see changes. */
@@ -10,7 +10,7 @@ export const revalidatePost: CollectionAfterChangeHook<Post> = ({ doc, previousD
   const wasPublished = previousDoc?._status === 'published'
   const isPublished = doc._status === 'published'
   if (!isPublished && !wasPublished) return doc
-  const paths = [POSTS_PATH]
+  const paths = [POSTS_PATH, FEED_PATH, SITEMAP_PATH]
   if (isPublished) paths.push(postPath(doc.slug))
   if (wasPublished && previousDoc?.slug !== doc.slug) paths.push(postPath(previousDoc?.slug))
   if (wasPublished && !isPublished) paths.push(postPath(doc.slug))
@@ -19,6 +19,6 @@ export const revalidatePost: CollectionAfterChangeHook<Post> = ({ doc, previousD
 }
 
 export const revalidatePostDelete: CollectionAfterDeleteHook<Post> = ({ doc, context }) => {
-  if (!context.disableRevalidate) purgePaths(POSTS_PATH, postPath(doc?.slug))
+  if (!context.disableRevalidate) purgePaths(POSTS_PATH, FEED_PATH, SITEMAP_PATH, postPath(doc?.slug))
   return doc
 }
