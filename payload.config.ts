@@ -54,6 +54,13 @@ export default buildConfig({
     avatar: 'default',
     importMap: { baseDir: path.join(rootDir, 'src') },
     meta: { titleSuffix: ' · City Dashboard' },
+    // The sign-in page and the navigation show the city's name and logo, not Payload's.
+    components: {
+      graphics: {
+        Logo: '@/globals/SiteSettings/components/AdminBrand#AdminLogo',
+        Icon: '@/globals/SiteSettings/components/AdminBrand#AdminIcon',
+      },
+    },
     autoLogin:
       settings.DEV_AUTO_LOGIN_EMAIL && settings.NODE_ENV !== 'production'
         ? { email: settings.DEV_AUTO_LOGIN_EMAIL, prefillOnly: false }

@@ -1,7 +1,7 @@
 import type { Payload } from 'payload'
 
 import type { MapLayer } from '@/payload-types'
-import { HOME_SLUG } from '@/site/paths'
+import { FEED_PATH, HOME_SLUG } from '@/site/paths'
 
 import { richText } from './richText'
 
@@ -223,7 +223,8 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
     slug: 'footer',
     context,
     data: {
-      navItems: [{ link: { type: 'custom', url: '/admin', label: 'Editors’ admin' } }],
+      // Citizens' links only: editors know where the admin is, and a public link to it invites password guessing.
+      navItems: [{ link: { type: 'custom', url: FEED_PATH, label: 'News feed (Atom)' } }],
       contact: { email: 'opendata@example.org', address: 'City Hall, Main Square 1' },
       copyright: 'Content CC-BY-4.0 unless stated otherwise.',
     },

@@ -255,6 +255,11 @@ describe.each([['SQLite'], ['PostgreSQL']] as const)('on %s', (name) => {
     expect(asset).toBeDefined()
     expect((await get(`http://127.0.0.1:${port}${asset}`)).status).toBe(200)
     expect((await get(`http://127.0.0.1:${port}/favicon.svg`)).status).toBe(200)
+    // The database `npm run seed` filled above (once the page the build prerendered is rendered
+    // afresh): the citizens' footer links the news feed, not the editors' admin.
+    const footer = async () => (await get(`http://127.0.0.1:${port}/`)).body.match(/<footer[\s\S]*?<\/footer>/)?.[0] ?? ''
+    await expect.poll(footer, { timeout: 30_000, interval: 1_000 }).toContain('href="/posts/feed.xml"')
+    expect(await footer()).not.toContain('href="/admin')
     await server.stop()
     expect(server.output()).toContain('Next.js')
     expect(server.output()).not.toMatch(/does not work with "output: standalone"|⚠/)

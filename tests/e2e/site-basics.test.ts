@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 import { richText } from '../../src/seed/richText'
 import { ensureAccounts } from '../helpers/accounts'
 
-import { launchBrowser } from './browser'
+import { launchBrowser, openAdmin } from './browser'
+import { twoCitySettings } from './cities'
 import { restAs } from './rest'
 
 const baseUrl = inject('baseUrl')
@@ -26,6 +27,7 @@ async function readXml(xml: string, tag: string, attribute?: string): Promise<{ 
   )
 }
 
+const SITE_TITLE = 'Santander Open Data'
 const suffix = Date.now().toString(36)
 const published = { page: `basics-public-${suffix}`, post: `basics-news-${suffix}` }
 const hidden = { page: `basics-draft-${suffix}`, post: `basics-unpublished-${suffix}` }
@@ -35,6 +37,7 @@ beforeAll(async () => {
   page = await browser.newPage()
   const { admin } = await ensureAccounts(baseUrl, ['admin'])
   const rest = restAs(baseUrl, admin.token)
+  await rest('POST', '/api/globals/site-settings', twoCitySettings(SITE_TITLE))
   const content = richText('Site basics (e2e)')
   await rest('POST', '/api/pages', { title: 'Public page (e2e)', slug: published.page, _status: 'published', layout: [] })
   await rest('POST', '/api/pages', { title: 'Draft page (e2e)', slug: hidden.page, _status: 'draft', layout: [] })
@@ -105,7 +108,8 @@ describe('what search engines and feed readers find', () => {
     expect(favicon.status).toBe(200)
     expect(favicon.headers.get('content-type')).toMatch(/^image\//)
     const manifest = (await (await fetch(`${baseUrl}/manifest.webmanifest`)).json()) as { name: string; icons: { src: string; type: string }[] }
-    expect(manifest.name.length).toBeGreaterThan(0)
+    // The site's name as saved a moment ago: the settings' save expired the manifest's cached read.
+    expect(manifest.name).toBe(SITE_TITLE)
     expect(manifest.icons.length).toBeGreaterThan(0)
     for (const icon of manifest.icons) {
       const answer = await fetch(new URL(icon.src, baseUrl))
@@ -114,5 +118,12 @@ describe('what search engines and feed readers find', () => {
     }
     await page.goto(`${baseUrl}/`)
     expect(await page.locator('link[rel="manifest"]').count()).toBe(1)
+  })
+})
+
+describe("the editors' side", () => {
+  it("shows the city's name on the admin's sign-in page, not Payload's", async () => {
+    await openAdmin(page, `${baseUrl}/admin/login`)
+    await expect.poll(() => page.getByText(SITE_TITLE, { exact: true }).count()).toBeGreaterThan(0)
   })
 })

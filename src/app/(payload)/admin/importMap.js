@@ -35,6 +35,8 @@ import { TargetCell as TargetCell_598a25e89830baa421223e0e28312779 } from '@/col
 import { LinkToDoc as LinkToDoc_aead06e4cbf6b2620c5c51c9ab283634 } from '@payloadcms/plugin-search/client'
 import { ReindexButton as ReindexButton_aead06e4cbf6b2620c5c51c9ab283634 } from '@payloadcms/plugin-search/client'
 import { GatewayStatus as GatewayStatus_89833699b0cf2b10ead7cd8f3798fab5 } from '@/globals/SiteSettings/components/GatewayStatus'
+import { AdminIcon as AdminIcon_986bb8e897925e85b744f80d8123e951 } from '@/globals/SiteSettings/components/AdminBrand'
+import { AdminLogo as AdminLogo_986bb8e897925e85b744f80d8123e951 } from '@/globals/SiteSettings/components/AdminBrand'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
 
 /** @type import('payload').ImportMap */
@@ -76,5 +78,7 @@ export const importMap = {
   "@payloadcms/plugin-search/client#LinkToDoc": LinkToDoc_aead06e4cbf6b2620c5c51c9ab283634,
   "@payloadcms/plugin-search/client#ReindexButton": ReindexButton_aead06e4cbf6b2620c5c51c9ab283634,
   "@/globals/SiteSettings/components/GatewayStatus#GatewayStatus": GatewayStatus_89833699b0cf2b10ead7cd8f3798fab5,
+  "@/globals/SiteSettings/components/AdminBrand#AdminIcon": AdminIcon_986bb8e897925e85b744f80d8123e951,
+  "@/globals/SiteSettings/components/AdminBrand#AdminLogo": AdminLogo_986bb8e897925e85b744f80d8123e951,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
 }
