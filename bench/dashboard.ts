@@ -36,7 +36,7 @@ import { buildProduction } from '../scripts/build'
 import { migrate, startProcess, stopAll, waitForUrl } from '../scripts/processes'
 import { productionServer } from '../scripts/start'
 
-import { median, round } from './lib'
+import { assertPortFree, median, round } from './lib'
 import { call } from './stack'
 
 const numberSetting = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
@@ -235,6 +235,10 @@ function record(figure: Figure) {
 }
 
 async function main() {
+  // A server left on a port by an interrupted run would be measured instead of this build.
+  await assertPortFree(settings.port, 'DASH_PORT')
+  await assertPortFree(settings.brokerPort, 'DASH_BROKER_PORT')
+  await assertPortFree(settings.floorPort, 'DASH_FLOOR_PORT')
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-dash-bench-'))
   const env: NodeJS.ProcessEnv = {
     ...process.env,
