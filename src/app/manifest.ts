@@ -1,5 +1,6 @@
 import type { MetadataRoute } from 'next'
 
+import { siteTitle } from '@/site/globals'
 import { cachedGlobal } from '@/site/queries'
 
 // Rebuilt when the site settings change (their cached read's tag) and at least every 10 minutes.
@@ -8,7 +9,7 @@ export const revalidate = 600
 /** GET /manifest.webmanifest: the site's name and icons for a phone's home screen. */
 export default async function manifest(): Promise<MetadataRoute.Manifest> {
   const settings = await cachedGlobal('site-settings')
-  const name = settings?.title ?? 'City Dashboard'
+  const name = siteTitle(settings)
   return {
     name,
     short_name: name.length > 12 ? name.slice(0, 12).trim() : name,

@@ -2,7 +2,8 @@ import { Feed } from 'feed'
 
 import { env } from '@/env'
 
-import { FEED_PATH, POSTS_PATH, postPath } from './paths'
+import { siteTitle } from './globals'
+import { absoluteUrl, FEED_PATH, POSTS_PATH, postPath } from './paths'
 import { cachedGlobal, listFeedPosts } from './queries'
 
 /** How many posts the feed carries: feed readers keep what they have seen. */
@@ -10,28 +11,29 @@ const FEED_POSTS = 20
 
 /** The news as an Atom 1.0 document: the newest published posts, each with its summary and authors. */
 export async function newsFeed(): Promise<string> {
-  const base = env().PUBLIC_SERVER_URL.replace(/\/+$/, '')
+  const url = (path: string) => absoluteUrl(path, env().PUBLIC_SERVER_URL)
   const [posts, settings] = await Promise.all([listFeedPosts(FEED_POSTS), cachedGlobal('site-settings')])
-  const title = settings?.title ?? 'City Dashboard'
+  const title = siteTitle(settings)
   const updated = posts.map((post) => post.updatedAt).sort().at(-1)
   const feed = new Feed({
     title: `${title}: news`,
     description: settings?.description ?? undefined,
-    id: `${base}${POSTS_PATH}`,
-    link: `${base}${POSTS_PATH}`,
+    id: url(POSTS_PATH),
+    link: url(POSTS_PATH),
     language: settings?.metadata?.locale ?? 'en',
-    favicon: `${base}/favicon.ico`,
+    favicon: url('/favicon.ico'),
     copyright: title,
-    updated: updated ? new Date(updated) : new Date(0),
+    // With no post yet the library states the time of rendering.
+    updated: updated ? new Date(updated) : undefined,
     generator: title,
-    feedLinks: { atom: `${base}${FEED_PATH}` },
+    feedLinks: { atom: url(FEED_PATH) },
   })
   for (const post of posts) {
-    const url = `${base}${postPath(post.slug)}`
+    const link = url(postPath(post.slug))
     feed.addItem({
       title: post.title,
-      id: url,
-      link: url,
+      id: link,
+      link,
       description: post.meta?.description ?? undefined,
       date: new Date(post.updatedAt),
       published: post.publishedAt ? new Date(post.publishedAt) : undefined,

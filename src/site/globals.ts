@@ -7,6 +7,12 @@ import { expireTag, purgeCitizenPages } from './revalidate'
 type Globals = Config['globals']
 export type GlobalSlug = keyof Globals
 
+/** The product's name: the site's title until an admin saves another (Site settings → Title). */
+export const DEFAULT_SITE_TITLE = 'City Dashboard'
+
+/** The site's name as citizens and editors see it. */
+export const siteTitle = (settings: { title?: string | null } | null | undefined): string => settings?.title || DEFAULT_SITE_TITLE
+
 /** The cache tag of one global: what its own afterChange hook revalidates. */
 export const globalTag = (slug: GlobalSlug) => `global_${slug}`
 

@@ -22,6 +22,9 @@ export const postPath = (slug: string | null | undefined) => `${POSTS_PATH}/${sl
 /** Where a document of either collection lives. */
 export const documentPath = (collection: 'pages' | 'posts', slug: string | null | undefined) => (collection === 'posts' ? postPath(slug) : pagePath(slug))
 
+/** `path` of this site as an absolute URL (sitemaps, feeds and robots.txt need them), on PUBLIC_SERVER_URL. */
+export const absoluteUrl = (path: string, publicUrl: string) => new URL(path, publicUrl).toString()
+
 /** The URL the admin opens for preview and live preview: a route that turns on draft mode, then redirects. */
 export function previewPath({ collection, slug }: { collection: 'pages' | 'posts'; slug?: string | null }): string {
   const path = documentPath(collection, slug)

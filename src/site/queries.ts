@@ -62,7 +62,7 @@ export const listPublishedPageSlugs = () =>
 /** A post by slug, read once per render (see findPage). */
 export const findPost = cache((slug: string, draft: boolean) => findBySlug('posts', slug, draft))
 
-export const POSTS_PER_PAGE = 12
+const POSTS_PER_PAGE = 12
 
 export const listPublishedPosts = (page = 1) =>
   tolerantAtBuild(

@@ -2,7 +2,7 @@ import type { MetadataRoute } from 'next'
 
 import { env } from '@/env'
 
-import { HOME_SLUG, pagePath, POSTS_PATH, postPath, QUESTIONS_PATH } from './paths'
+import { absoluteUrl, HOME_SLUG, pagePath, POSTS_PATH, postPath, QUESTIONS_PATH } from './paths'
 import { listPublicDocuments } from './queries'
 
 const latest = (dates: (string | undefined)[]) => dates.filter(Boolean).sort().at(-1)
@@ -12,10 +12,9 @@ const latest = (dates: (string | undefined)[]) => dates.filter(Boolean).sort().a
  * open, so never a draft), the news index and the questions page, each with its last change.
  */
 export async function sitemapEntries(): Promise<MetadataRoute.Sitemap> {
-  const base = env().PUBLIC_SERVER_URL.replace(/\/+$/, '')
   const { pages, posts } = await listPublicDocuments()
   const entry = (path: string, lastModified?: string): MetadataRoute.Sitemap[number] => ({
-    url: `${base}${path}`,
+    url: absoluteUrl(path, env().PUBLIC_SERVER_URL),
     ...(lastModified ? { lastModified } : {}),
   })
   const home = pages.find((page) => page.slug === HOME_SLUG)

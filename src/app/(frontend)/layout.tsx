@@ -6,13 +6,14 @@ import { LivePreviewListener } from '@/components/LivePreviewListener'
 import { env } from '@/env'
 import { Footer } from '@/globals/Footer/Component'
 import { Header } from '@/globals/Header/Component'
+import { siteTitle } from '@/site/globals'
 import { cachedGlobal } from '@/site/queries'
 
 import './globals.css'
 
 export async function generateMetadata(): Promise<Metadata> {
   const settings = await cachedGlobal('site-settings')
-  const title = settings?.title ?? 'City Dashboard'
+  const title = siteTitle(settings)
   const description = settings?.description ?? 'Live data about your city.'
   const ogImage = typeof settings?.metadata?.ogImage === 'object' ? settings.metadata.ogImage : null
   return {
@@ -42,7 +43,7 @@ export default async function FrontendLayout({ children }: { children: React.Rea
     <html lang={settings?.metadata?.locale ?? 'en'} data-theme={header?.theme ?? 'light'}>
       <body>
         {draft && <LivePreviewListener serverURL={env().PUBLIC_SERVER_URL} />}
-        <Header header={header} siteTitle={settings?.title ?? 'City Dashboard'} />
+        <Header header={header} siteTitle={siteTitle(settings)} />
         <main id="main">{children}</main>
         <Footer footer={footer} />
       </body>

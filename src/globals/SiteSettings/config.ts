@@ -6,7 +6,7 @@ import { taskNames } from '@/ai/tasks/names'
 import { DEFAULT_DAILY_AI_BUDGET } from '@/ai/budget'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { BASEMAP_TIMEOUT_MS, validateBasemapUrl } from '@/map/style'
-import { revalidateGlobal } from '@/site/globals'
+import { DEFAULT_SITE_TITLE, revalidateGlobal } from '@/site/globals'
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',
@@ -14,7 +14,7 @@ export const SiteSettings: GlobalConfig = {
   access: { read: anyone, update: isAdmin },
   admin: { group: 'Site' },
   fields: [
-    { name: 'title', type: 'text', required: true, defaultValue: 'City Dashboard', maxLength: 80 },
+    { name: 'title', type: 'text', required: true, defaultValue: DEFAULT_SITE_TITLE, maxLength: 80 },
     { name: 'description', type: 'textarea', maxLength: 300 },
     {
       name: 'metadata',

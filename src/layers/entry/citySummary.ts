@@ -7,6 +7,7 @@ import type { MapLayer } from '@/payload-types'
 import { layerFeatures } from '@/server/services'
 
 import { toLayerSpec } from '../server/spec'
+import { alertOf } from '../shared/alerts'
 import { cityOfRead } from '../shared/city'
 
 const MAX_LAYERS = 12
@@ -60,7 +61,7 @@ async function summariseLayer(layer: MapLayer, city: string | undefined): Promis
     // Feature by feature: a large layer is never parsed whole for a question.
     await service.eachFeature(result, (feature) => {
       for (const { attribute, range } of ranges) range.add(feature.properties[attribute])
-      const alert = feature.properties.alert as unknown as { level: string; message: string } | undefined
+      const alert = alertOf(feature)
       if (!alert) return
       alerts[alert.level] = (alerts[alert.level] ?? 0) + 1
       if (alertMessages.size < MAX_ALERT_MESSAGES) alertMessages.add(alert.message)

@@ -79,7 +79,8 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     pagination: false,
     overrideAccess: true,
   })
-  const layers = Object.fromEntries(docs.map((layer) => [String(layer.id), toDashboardLayer(layer)]))
+  const docsById = new Map(docs.map((layer) => [String(layer.id), layer]))
+  const layers = Object.fromEntries([...docsById].map(([id, layer]) => [id, toDashboardLayer(layer)]))
 
   // The HTML carries a preview of each layer, not its features: Next gzips every HTML response
   // afresh, so each inlined feature costs CPU on every view (docs/performance.md). The browser
@@ -88,7 +89,7 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
   const wanted = new Map<string, { layer: MapLayer; city: string }>()
   for (const onPage of blocks) {
     for (const id of layerIdsOf(onPage)) {
-      const layer = docs.find((doc) => String(doc.id) === id)
+      const layer = docsById.get(id)
       if (!layer) continue
       const city = cityOfRead(layer.source?.tenant, onPage.block.city, defaultCity) ?? ''
       wanted.set(snapshotKey(id, city), { layer, city })

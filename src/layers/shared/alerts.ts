@@ -9,22 +9,24 @@ export const alertLevelOf = (feature: Feature): AlertLevel | undefined => {
   return alert && typeof alert === 'object' && isAlertLevel(alert.level) ? alert.level : undefined
 }
 
+/** A feature's alert (level and message); undefined when it carries no alert or a malformed one. */
+export function alertOf(feature: Feature): { level: AlertLevel; message: string } | undefined {
+  const level = alertLevelOf(feature)
+  if (!level) return undefined
+  const { message } = feature.properties.alert as { message?: unknown }
+  return { level, message: typeof message === 'string' ? message : '' }
+}
+
 export type LayerAlert = { featureId: string; level: AlertLevel; message: string; name?: string }
 
 /** The alerts carried by features, most severe first. */
 export function alertsOf(features: Feature[]): LayerAlert[] {
   const alerts: LayerAlert[] = []
   for (const feature of features) {
-    const level = alertLevelOf(feature)
-    if (!level) continue
-    const { message } = feature.properties.alert as { message?: unknown }
+    const alert = alertOf(feature)
+    if (!alert) continue
     const name = feature.properties.name
-    alerts.push({
-      featureId: String(feature.id),
-      level,
-      message: typeof message === 'string' ? message : '',
-      name: typeof name === 'string' ? name : undefined,
-    })
+    alerts.push({ featureId: String(feature.id), ...alert, name: typeof name === 'string' ? name : undefined })
   }
   return alerts.sort((a, b) => bySeverity(a.level, b.level))
 }

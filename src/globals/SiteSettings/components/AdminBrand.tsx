@@ -1,13 +1,14 @@
 import type { Payload } from 'payload'
+import { cache } from 'react'
 
-import { readGlobal } from '@/site/globals'
+import { readGlobal, siteTitle } from '@/site/globals'
 
-/** The city's name (Site settings) and logo (Header), else the site's own icon. */
-async function brandOf(payload: Payload) {
+/** The city's name (Site settings) and logo (Header), else the site's own icon: read once per admin render, for the logo and the icon alike. */
+const brandOf = cache(async (payload: Payload) => {
   const [settings, header] = await Promise.all([readGlobal(payload, 'site-settings'), readGlobal(payload, 'header', { depth: 1 })])
   const logo = typeof header.logo === 'object' && header.logo?.url ? header.logo.url : '/favicon.svg'
-  return { name: settings.title || 'City Dashboard', logo }
-}
+  return { name: siteTitle(settings), logo }
+})
 
 /** The admin's sign-in and account pages show the city, not Payload's brand. */
 export async function AdminLogo({ payload }: { payload: Payload }) {
