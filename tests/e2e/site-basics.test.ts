@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 import { richText } from '../../src/seed/richText'
 import { ensureAccounts } from '../helpers/accounts'
 
-import { launchBrowser, openAdmin } from './browser'
+import { launchBrowser, openAdmin, screenshot } from './browser'
 import { twoCitySettings } from './cities'
 import { restAs } from './rest'
 
@@ -99,6 +99,7 @@ describe('what search engines and feed readers find', () => {
 
     await page.goto(`${baseUrl}/posts`)
     expect(await page.locator('link[rel="alternate"][type="application/atom+xml"]').getAttribute('href')).toBe(`${baseUrl}/posts/feed.xml`)
+    await screenshot(page, 'news-feed-link')
     await page.getByRole('link', { name: /feed reader/i }).click()
     await page.waitForURL(/\/posts\/feed\.xml$/)
   })
@@ -125,5 +126,25 @@ describe("the editors' side", () => {
   it("shows the city's name on the admin's sign-in page, not Payload's", async () => {
     await openAdmin(page, `${baseUrl}/admin/login`)
     await expect.poll(() => page.getByText(SITE_TITLE, { exact: true }).count()).toBeGreaterThan(0)
+  })
+})
+
+describe('on a phone, with the keyboard', () => {
+  it('reaches the news feed link by Tab at 375 px, and the admin sign-in names the city there too', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true })
+    const small = await phone.newPage()
+    await small.goto(`${baseUrl}/posts`)
+    const feedLink = small.getByRole('link', { name: /feed reader/i })
+    for (let presses = 0; presses < 30 && !(await feedLink.evaluate((link) => link === document.activeElement)); presses++) await small.keyboard.press('Tab')
+    expect(await feedLink.evaluate((link) => link === document.activeElement)).toBe(true)
+    const box = await feedLink.boundingBox()
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true)
+    await screenshot(small, 'news-feed-link-phone')
+    await small.keyboard.press('Enter')
+    await small.waitForURL(/\/posts\/feed\.xml$/)
+    await openAdmin(small, `${baseUrl}/admin/login`)
+    await expect.poll(() => small.getByText(SITE_TITLE, { exact: true }).count()).toBeGreaterThan(0)
+    await screenshot(small, 'admin-login-phone')
+    await phone.close()
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { sameSitePath } from '@/site/paths'
+import { absoluteUrl, sameSitePath } from '@/site/paths'
 
 describe('sameSitePath', () => {
   it.each([
@@ -21,4 +21,15 @@ describe('sameSitePath', () => {
       expect(sameSitePath(input)).toBeUndefined()
     },
   )
+})
+
+describe('absoluteUrl', () => {
+  it.each([
+    ['/sitemap.xml', 'https://city.example', 'https://city.example/sitemap.xml'],
+    ['/sitemap.xml', 'https://city.example/', 'https://city.example/sitemap.xml'],
+    ['/', 'http://127.0.0.1:3000', 'http://127.0.0.1:3000/'],
+    ['/posts/tram-línea-3', 'https://city.example', 'https://city.example/posts/tram-l%C3%ADnea-3'],
+  ])('puts %s on %s', (path, publicUrl, url) => {
+    expect(absoluteUrl(path, publicUrl)).toBe(url)
+  })
 })
