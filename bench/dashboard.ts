@@ -9,7 +9,8 @@
  *   3. navigation → the map's first `idle` with its data and basemap drawn (the map frame's aria-busy
  *      turns false) in headless Chromium with 10,000 and 50,000 features, ÷ a bare MapLibre page
  *      drawing the same points over the same basemap (the floor). The basemap is the bundled Natural
- *      Earth one on both: the only one reachable here, and the fallback of every other;
+ *      Earth one on both (the app's vector tiles, which the floor fetches from the app once): the
+ *      only one reachable here, and the fallback of every other;
  *   4. the same with 500,000 features (the demo broker restarted with that many), drawn from the
  *      server's vector tiles, ÷ a bare MapLibre page drawing the same tiles (fetched from the app
  *      once, then served from memory). Both warm: the layer loaded and its tile index built first.
@@ -29,7 +30,6 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import { chromium, type Browser } from 'playwright-core'
 
-import { bundledBasemapJson } from '../src/map/bundledBasemap'
 import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '../src/layers/shared/tileFeatures'
 import { offlineStyle } from '../src/map/style'
 import { buildProduction } from '../scripts/build'
@@ -178,8 +178,7 @@ const CIRCLE_PAINT = { 'circle-radius': 5, 'circle-color': '#d81b60', 'circle-st
  * each fetched from `tileUrl` once, then from memory): the floor of the map timings.
  */
 function startFloorServer(points: Record<string, Buffer>, tileUrl?: (address: string) => string) {
-  // The app's bundled basemap, as its route makes it (src/app/basemap).
-  const geojson: Record<string, Buffer> = { ...points, 'natural-earth': gzipSync(bundledBasemapJson()) }
+  const geojson = points
   const dist = path.join('node_modules', 'maplibre-gl', 'dist')
   const html = `<!doctype html><html><head><link rel="stylesheet" href="/maplibre-gl.css"></head><body style="margin:0">
 <div id="map" style="width:1150px;height:480px"></div>
@@ -188,7 +187,7 @@ import { Map, setWorkerUrl } from '/maplibre-gl.mjs'
 setWorkerUrl('/maplibre-gl-worker.mjs')
 const search = new URLSearchParams(location.search)
 const name = search.get('data')
-const map = new Map({ container: 'map', style: ${JSON.stringify(offlineStyle(`http://127.0.0.1:${settings.floorPort}/natural-earth.geojson`))}, center: [-3.81, 43.462], zoom: 12 })
+const map = new Map({ container: 'map', style: ${JSON.stringify(offlineStyle(`http://127.0.0.1:${settings.floorPort}/basemap/{z}/{x}/{y}`))}, center: [-3.81, 43.462], zoom: 12 })
 const data = name && fetch('/' + name + '.geojson').then((response) => response.json())
 map.on('load', async () => {
   if (search.has('tiles')) {
@@ -202,20 +201,20 @@ map.on('load', async () => {
 })
 </script></body></html>`
   const tiles = new Map<string, Promise<{ status: number; body: Buffer }>>()
+  /** A tile fetched from the app once, then answered from memory. */
+  const proxiedTile = (response: http.ServerResponse, key: string, url: string) => {
+    if (!tiles.has(key)) tiles.set(key, gzippedGet(url))
+    void tiles.get(key)!.then(({ status, body }) =>
+      response.writeHead(status, status === 200 ? { 'content-type': 'application/vnd.mapbox-vector-tile', 'content-encoding': 'gzip' } : {}).end(status === 200 ? body : undefined),
+    )
+  }
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://floor')
     const file = url.pathname.slice(1)
     if (url.pathname === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(html)
-    if (tileUrl && file.startsWith('tiles/')) {
-      const address = file.slice('tiles/'.length)
-      if (!tiles.has(address)) {
-        tiles.set(address, gzippedGet(tileUrl(address)))
-      }
-      void tiles.get(address)!.then(({ status, body }) =>
-        response.writeHead(status, status === 200 ? { 'content-type': 'application/vnd.mapbox-vector-tile', 'content-encoding': 'gzip' } : {}).end(status === 200 ? body : undefined),
-      )
-      return
-    }
+    // The app's bundled basemap, the same tiles the app's maps draw.
+    if (file.startsWith('basemap/')) return proxiedTile(response, file, `${baseUrl}/${file.replace('basemap/', 'basemap/tiles/')}`)
+    if (tileUrl && file.startsWith('tiles/')) return proxiedTile(response, file, tileUrl(file.slice('tiles/'.length)))
     if (file.endsWith('.geojson') && geojson[file.replace('.geojson', '')]) {
       return response.writeHead(200, { 'content-type': 'application/geo+json', 'content-encoding': 'gzip' }).end(geojson[file.replace('.geojson', '')])
     }

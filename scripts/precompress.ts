@@ -14,8 +14,6 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import pLimit from 'p-limit'
 
 import { type Encoding, ENCODINGS, MANIFEST_FILE, PRECOMPRESSED_DIR, type PrecompressedManifest } from '../src/server/precompressed'
-import { BUNDLED_BASEMAP_HEADERS, bundledBasemapJson } from '../src/map/bundledBasemap'
-import { NATURAL_EARTH_URL } from '../src/map/style'
 import { MAPLIBRE_WORKER_FILE, MAPLIBRE_WORKER_HEADERS, MAPLIBRE_WORKER_PATH } from '../src/map/worker'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
@@ -59,12 +57,6 @@ const appRouteSources = (): Source[] => [
     type: MAPLIBRE_WORKER_HEADERS['Content-Type'],
     cacheControl: MAPLIBRE_WORKER_HEADERS['Cache-Control'],
     bytes: readFileSync(MAPLIBRE_WORKER_FILE),
-  },
-  {
-    url: NATURAL_EARTH_URL,
-    type: BUNDLED_BASEMAP_HEADERS['Content-Type'],
-    cacheControl: BUNDLED_BASEMAP_HEADERS['Cache-Control'],
-    bytes: Buffer.from(bundledBasemapJson()),
   },
 ]
 

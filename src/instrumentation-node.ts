@@ -2,6 +2,7 @@ import { shareRevalidatedTags } from './cache'
 import { type Env, exposureWarning, InvalidEnvironmentError, parseEnv } from './env'
 import { revalidatedTags } from './server/services'
 import { installEdge } from './server/edge'
+import { warmUp } from './server/warmUp'
 
 /** A bad setting stops the server before it serves anything. */
 function checkEnvironment(): Env {
@@ -15,8 +16,9 @@ function checkEnvironment(): Env {
 }
 
 /**
- * Checks the settings, then installs the server hooks (peer address, request id, CSP/HSTS) and,
- * with REDIS_URL, shares Next's cache revalidations with the other replicas.
+ * Checks the settings, then installs the server hooks (peer address, request id, CSP/HSTS),
+ * with REDIS_URL shares Next's cache revalidations with the other replicas, and warms what
+ * citizens' first visits need (`/api/health` says "starting" until that is done).
  */
 export async function startNodeServer() {
   const settings = checkEnvironment()
@@ -29,4 +31,6 @@ export async function startNodeServer() {
   })
   const tags = revalidatedTags()
   if (tags) shareRevalidatedTags(tags)
+  // `next dev` compiles on demand: warming it would compile every page at start.
+  if (process.env.NODE_ENV === 'production') void warmUp(`http://127.0.0.1:${process.env.PORT || 3000}`)
 }

@@ -3,7 +3,8 @@
 export type ProbeResult = { ok: boolean; latencyMs: number; version?: string; error?: string }
 
 export type HealthReport = {
-  status: 'ok' | 'degraded' | 'down'
+  /** `starting`: the server is still warming what citizens' first visits need (src/server/warmUp.ts). */
+  status: 'starting' | 'ok' | 'degraded' | 'down'
   database: boolean
   broker: boolean
   map: boolean

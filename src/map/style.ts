@@ -4,6 +4,7 @@
  * bundled Natural Earth basemap, which is also the fallback when an online one does not load.
  */
 import type { StyleSpecification } from 'maplibre-gl'
+import { version as worldAtlasVersion } from 'world-atlas/package.json'
 
 export type BasemapKind = 'auto' | 'url' | 'pmtiles' | 'offline'
 
@@ -17,8 +18,13 @@ export const OPENFREEMAP_STYLE = 'https://tiles.openfreemap.org/styles/liberty'
 export const MAPBOX_STYLE = 'mapbox://styles/mapbox/streets-v12'
 /** Glyphs and sprites for the Protomaps basemap: the project's own public assets (fonts as PBF ranges, sprites v4). */
 export const PROTOMAPS_ASSETS = 'https://protomaps.github.io/basemaps-assets'
-/** The bundled basemap: Natural Earth land and borders as GeoJSON, served by the app (src/app/basemap). */
-export const NATURAL_EARTH_URL = '/basemap/natural-earth.geojson'
+/** The bundled basemap: Natural Earth land and borders as vector tiles, cut by the app (src/app/basemap/tiles). */
+export const BASEMAP_TILES_PATH = '/basemap/tiles'
+/** The data changes only with the package: its version in the URL lets browsers keep tiles for good. */
+export const BASEMAP_TILES_TEMPLATE = `${BASEMAP_TILES_PATH}/{z}/{x}/{y}?v=${worldAtlasVersion}`
+/** Beyond this zoom MapLibre enlarges the last tiles: Natural Earth 1:50m holds no more detail. */
+export const BASEMAP_TILE_MAX_ZOOM = 8
+export const BASEMAP_SOURCE_LAYER = 'basemap'
 
 export type Basemap =
   | { kind: 'online'; style: string }
@@ -67,22 +73,31 @@ export const OFFLINE_COLOURS = { sea: '#a8cbe0', land: '#f1eee6', border: '#8c8a
 
 /**
  * The bundled basemap: sea as background, Natural Earth land over it (lakes are its holes) and
- * country borders; no glyphs or sprites, so it draws with no network at all.
+ * country borders; no glyphs or sprites, so it draws with no network beyond this app.
+ * `tilesUrl`: absolute, since MapLibre's workers fetch tiles from their own script's location.
  */
-export function offlineStyle(dataUrl: string = NATURAL_EARTH_URL): StyleSpecification {
+export function offlineStyle(tilesUrl: string): StyleSpecification {
   return {
     version: 8,
     name: 'City Dashboard offline (Natural Earth)',
     sources: {
-      'natural-earth': { type: 'geojson', data: dataUrl, attribution: 'Natural Earth (public domain)', tolerance: 0.5 },
+      'natural-earth': { type: 'vector', tiles: [tilesUrl], maxzoom: BASEMAP_TILE_MAX_ZOOM, attribution: 'Natural Earth (public domain)' },
     },
     layers: [
       { id: 'sea', type: 'background', paint: { 'background-color': OFFLINE_COLOURS.sea } },
-      { id: 'land', type: 'fill', source: 'natural-earth', filter: ['==', ['get', 'kind'], 'land'], paint: { 'fill-color': OFFLINE_COLOURS.land } },
+      {
+        id: 'land',
+        type: 'fill',
+        source: 'natural-earth',
+        'source-layer': BASEMAP_SOURCE_LAYER,
+        filter: ['==', ['get', 'kind'], 'land'],
+        paint: { 'fill-color': OFFLINE_COLOURS.land },
+      },
       {
         id: 'borders',
         type: 'line',
         source: 'natural-earth',
+        'source-layer': BASEMAP_SOURCE_LAYER,
         filter: ['==', ['get', 'kind'], 'border'],
         paint: { 'line-color': OFFLINE_COLOURS.border, 'line-width': 1, 'line-dasharray': [3, 2] },
       },

@@ -1,13 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-import GeoJSONVT from 'geojson-vt'
-import type { Topology } from 'topojson-specification'
-import { fromGeojsonVt } from 'vt-pbf'
-import countries from 'world-atlas/countries-50m.json'
-import land from 'world-atlas/land-50m.json'
-
-import { naturalEarthBasemap } from '@/map/naturalEarth'
+import { basemapTileCutter } from '@/map/bundledBasemap'
 
 /** Colours of the stand-in online style: unlike the bundled offline basemap's, so a test can tell which drew. */
 export const ONLINE_COLOURS = { sea: '#2f6f8f', land: '#d8c47a' } as const
@@ -23,10 +17,10 @@ export type TileServer = {
 
 /**
  * A local stand-in for an online vector basemap (OpenFreeMap and the like): a style JSON and
- * Mapbox Vector Tiles cut on the fly from the Natural Earth data with geojson-vt and vt-pbf.
+ * Mapbox Vector Tiles cut on the fly from the Natural Earth data, as the app cuts its bundled basemap.
  */
 export async function startTileServer(): Promise<TileServer> {
-  const index = new GeoJSONVT(naturalEarthBasemap(land as unknown as Topology, countries as unknown as Topology), { maxZoom: 8, indexMaxZoom: 4 })
+  const cut = basemapTileCutter()
   const server = http.createServer((request, response) => {
     tiles.requests.push(request.url ?? '')
     if (tiles.mode === 'hang') return
@@ -40,13 +34,13 @@ export async function startTileServer(): Promise<TileServer> {
       response.writeHead(404, cors)
       return response.end()
     }
-    const tile = index.getTile(Number(match[1]), Number(match[2]), Number(match[3]))
+    const tile = cut(Number(match[1]), Number(match[2]), Number(match[3]))
     if (!tile) {
       response.writeHead(204, cors)
       return response.end()
     }
     response.writeHead(200, { 'content-type': 'application/x-protobuf', ...cors })
-    response.end(Buffer.from(fromGeojsonVt({ basemap: tile } as never, { version: 2 })))
+    response.end(Buffer.from(tile))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo

@@ -48,7 +48,7 @@ describe.each(servers())('V12 Files: static answers compressed at build time ($n
   })
 
   it('asks for the colour-scheme client hint in the admin only: public pages are fetched once and cached whole', async () => {
-    for (const path of ['/', '/posts', '/basemap/natural-earth.geojson']) {
+    for (const path of ['/', '/posts', '/basemap/tiles/0/0/0']) {
       const answer = await call(server, 'anonymous', 'GET', path)
       expect(answer.status, path).toBe(200)
       expect(answer.headers.get('critical-ch'), path).toBeNull()
@@ -57,5 +57,21 @@ describe.each(servers())('V12 Files: static answers compressed at build time ($n
     }
     const admin = await call(server, 'anonymous', 'GET', '/admin/login')
     expect(admin.headers.get('accept-ch')).toBe('Sec-CH-Prefers-Color-Scheme')
+  })
+
+  it('answers bundled basemap tiles inside the grid only, with a clear error and no stack otherwise', async () => {
+    const tile = await call(server, 'anonymous', 'GET', '/basemap/tiles/6/31/23', undefined, { 'accept-encoding': 'gzip' })
+    expect(tile.status).toBe(200)
+    expect(tile.headers.get('content-type')).toBe('application/vnd.mapbox-vector-tile')
+    expect(tile.headers.get('cache-control')).toContain('immutable')
+    // Open sea: nothing to draw.
+    expect((await call(server, 'anonymous', 'GET', '/basemap/tiles/8/0/128')).status).toBe(204)
+    for (const path of ['/basemap/tiles/9/0/0', '/basemap/tiles/2/4/0', '/basemap/tiles/2/0/4', '/basemap/tiles/a/0/0', '/basemap/tiles/-1/0/0', '/basemap/tiles/99999999/0/0', '/basemap/tiles/1/0/1e3']) {
+      const answer = await call(server, 'anonymous', 'GET', path)
+      const body = await answer.text()
+      expect(answer.status, path).toBe(400)
+      expect(JSON.parse(body), path).toHaveProperty('error')
+      expect(body, path).not.toMatch(/at .+\.(js|ts):\d+/)
+    }
   })
 })

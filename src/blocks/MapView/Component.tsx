@@ -5,7 +5,7 @@ import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'rea
 import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLayersData, usePageReader } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
-import { chooseBasemap, NATURAL_EARTH_URL } from '@/map/style'
+import { chooseBasemap } from '@/map/style'
 import { MAPLIBRE_WORKER_URL } from '@/map/worker'
 import type { Feature } from '@/ngsi'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
@@ -21,23 +21,24 @@ const loadMapCanvas = () => import('./MapCanvas')
 const MapCanvas = lazy(loadMapCanvas)
 
 /**
- * MapLibre is most of a map page's JavaScript: it is wanted once the page's own content has
- * loaded and is interactive, as soon as the map is near the viewport, else when the browser is idle.
+ * MapLibre is most of a map page's JavaScript, and on a slow network its download is most of the
+ * wait for a map: it starts as soon as the page is interactive (all of the page's own scripts have
+ * arrived by then, so it takes bandwidth from nothing the page needs). The map itself is made once
+ * it is near the viewport, or when the browser is idle after the page has loaded.
  */
 function useMapWanted(frame: RefObject<HTMLElement | null>): boolean {
   const [wanted, setWanted] = useState(false)
   useEffect(() => {
+    void loadMapCanvas()
     let cancelIdle = () => {}
     const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && want(), { rootMargin: '200px' })
     function want() {
       observer.disconnect()
       cancelIdle()
-      // The download starts now, not once React has rendered the lazy component (the same chunk, fetched once).
-      void loadMapCanvas()
       setWanted(true)
     }
+    if (frame.current) observer.observe(frame.current)
     function afterLoad() {
-      if (frame.current) observer.observe(frame.current)
       // Safari has no requestIdleCallback.
       if (typeof requestIdleCallback === 'function') {
         const handle = requestIdleCallback(want, { timeout: 3_000 })
@@ -96,9 +97,8 @@ export function MapViewBlock(block: MapViewBlockData) {
           onPick={({ label, lat, lon, bounds }) => setPlace((previous) => ({ label, lat, lon, bounds, sequence: (previous?.sequence ?? 0) + 1 }))}
         />
       )}
-      {/* The worker (and the bundled basemap, when it is the one) are wanted as soon as the map starts: fetched at idle priority meanwhile. */}
+      {/* The worker is wanted as soon as the map starts: fetched at idle priority meanwhile. */}
       <link rel="prefetch" href={MAPLIBRE_WORKER_URL} />
-      {basemap.kind === 'offline' && <link rel="prefetch" href={NATURAL_EARTH_URL} />}
       <div ref={frame} className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
         {mapWanted ? (
           <Suspense fallback={PLACEHOLDER}>

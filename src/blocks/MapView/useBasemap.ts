@@ -3,7 +3,7 @@
 import type { StyleSpecification } from 'maplibre-gl'
 import { useEffect, useMemo, useRef, useState } from 'react'
 
-import { type Basemap, BASEMAP_TIMEOUT_MS, NATURAL_EARTH_URL, offlineStyle } from '@/map/style'
+import { type Basemap, BASEMAP_TILES_TEMPLATE, BASEMAP_TIMEOUT_MS, offlineStyle } from '@/map/style'
 
 import { isDataSource } from './sources'
 
@@ -18,8 +18,8 @@ export function useBasemap(basemap: Basemap) {
   const [remote, setRemote] = useState<string | StyleSpecification | undefined>(() => (basemap.kind === 'online' ? basemap.style : undefined))
   const [fallback, setFallback] = useState<Fallback | 'configured' | undefined>(basemap.kind === 'offline' ? 'configured' : undefined)
   const drawn = useRef(false)
-  // Absolute: MapLibre fetches GeoJSON in its worker, where a path would resolve against /vendor/.
-  const offline = useMemo(() => offlineStyle(new URL(NATURAL_EARTH_URL, window.location.href).href), [])
+  // Absolute: MapLibre fetches tiles in its workers, where a path would resolve against /vendor/.
+  const offline = useMemo(() => offlineStyle(`${window.location.origin}${BASEMAP_TILES_TEMPLATE}`), [])
   const archive = basemap.kind === 'pmtiles' ? basemap.archive : undefined
 
   useEffect(() => {

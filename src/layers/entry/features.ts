@@ -20,7 +20,7 @@ import { citySchema } from './tenant'
 import { csvHeader, csvRows } from '../shared/csv'
 import { ALERT_PREVIEW_LIMIT, type PreviewRequest } from '../shared/preview'
 import { STATISTICS } from '../shared/statistics'
-import { tileAddressSchema } from '../server/tiles'
+import { layerTileAddressSchema } from '../server/tiles'
 
 const city = citySchema.optional()
 const count = (name: string, max: number) =>
@@ -192,7 +192,7 @@ export async function previewReply(request: Request, rawId: string): Promise<Lay
  */
 export async function tileReply(request: Request, rawId: string, rawAddress: Record<'z' | 'x' | 'y', string>): Promise<LayerReply> {
   const search = parseSearch(new URL(request.url), tilesSearch, ['city', 'v'])
-  const address = tileAddressSchema.parse(rawAddress)
+  const address = layerTileAddressSchema.parse(rawAddress)
   const { layer, result } = await readLayer(request, rawId, search)
   const etag = `${result.etag.slice(0, -1)}-${address.z}-${address.x}-${address.y}"`
   const { headers, notModified } = cachedAnswer(request, layer, etag, result.state)

@@ -6,9 +6,9 @@ import { gzipSync } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import Supercluster, { type AnyProps, type PointFeature } from 'supercluster'
 import { fromGeojsonVt } from 'vt-pbf'
-import { z } from 'zod'
 
 import type { Feature } from '@/ngsi'
+import { type TileAddress, tileAddressSchema } from '@/map/tileAddress'
 
 import { eachFeature, type LayerBody } from './body'
 import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER, type TileProperties, tileProperties } from '../shared/tileFeatures'
@@ -18,16 +18,8 @@ const EXTENT = 4096
 /** Points closer than 40 px on the map's 512-pixel tiles merge (MapLibre's own clusters use 50). */
 const CLUSTER_RADIUS = (40 / 512) * EXTENT
 
-/** z/x/y as written in a tile URL: whole numbers, x and y inside the zoom level's grid. */
-export const tileAddressSchema = z
-  .object({
-    z: z.string().regex(/^\d{1,2}$/, 'z: a whole number').transform(Number).pipe(z.number().max(TILE_MAX_ZOOM, `z: at most ${TILE_MAX_ZOOM}`)),
-    x: z.string().regex(/^\d{1,6}$/, 'x: a whole number').transform(Number),
-    y: z.string().regex(/^\d{1,6}$/, 'y: a whole number').transform(Number),
-  })
-  .refine(({ z: zoom, x, y }) => x < 2 ** zoom && y < 2 ** zoom, { message: 'x and y: outside the tile grid of that zoom' })
-
-export type TileAddress = z.infer<typeof tileAddressSchema>
+/** z/x/y of a layer's tiles, as written in a tile URL. */
+export const layerTileAddressSchema = tileAddressSchema(TILE_MAX_ZOOM)
 
 /**
  * What the index keeps of each point: its position in two Float64Arrays and its tile properties as

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { AlertRule } from '@/alerts'
 import { createLayerEncoder } from '@/layers/server/body'
 import { featureFromTile, TILE_SOURCE_LAYER } from '@/layers/shared/tileFeatures'
-import { createTileService, tileAddressSchema } from '@/layers/server/tiles'
+import { createTileService, layerTileAddressSchema as tileAddressSchema } from '@/layers/server/tiles'
 import { normalizeEntity } from '@/ngsi'
 
 // Tiles cut from a cached layer body: every point lands in the tile that covers it, merged into

@@ -54,11 +54,11 @@ describe('validateBasemapUrl', () => {
 })
 
 describe('offlineStyle', () => {
-  it('draws sea, land and borders from the bundled data only: no glyphs, sprites or remote sources', () => {
-    const style = offlineStyle()
+  it("draws sea, land and borders from the app's own tiles only: no glyphs, sprites or other sources", () => {
+    const style = offlineStyle('https://city.example/basemap/tiles/{z}/{x}/{y}?v=2')
     expect(style.glyphs).toBeUndefined()
     expect(style.sprite).toBeUndefined()
-    expect(JSON.stringify(style)).not.toMatch(/https?:|mapbox:/)
+    expect(JSON.stringify(style).match(/https?:[^"]*|mapbox:[^"]*/g)).toEqual(['https://city.example/basemap/tiles/{z}/{x}/{y}?v=2'])
     expect(style.layers.map((layer) => layer.id)).toEqual(['sea', 'land', 'borders'])
   })
 })

@@ -3,6 +3,7 @@ import { userIsMember } from '@/access'
 import { createHealthCheck, withoutVersions } from '@/health/check'
 import { brokerClient } from '@/server/services'
 import { withErrorHandling } from '@/server/errors'
+import { isReady } from '@/server/warmUp'
 import { payloadClient } from '@/site/payload'
 import { APP_VERSION } from '@/version'
 
@@ -21,13 +22,16 @@ const checkHealth = createHealthCheck({
 /**
  * Public by design (load balancers and uptime checks call it); it reveals no hosts or errors in
  * detail, and the app's and the broker's versions (what an attacker would match against advisories)
- * only to signed-in members.
+ * only to signed-in members. 503 while the server is starting (a load balancer sends it no citizen
+ * before its pages are warm) or when the database is down.
  */
 export const GET = withErrorHandling(async (request: Request) => {
-  const report = await checkHealth()
+  const checked = await checkHealth()
+  const ready = isReady()
+  const report = ready ? checked : { ...checked, status: 'starting' as const }
   const { user } = await (await payloadClient()).auth({ headers: request.headers })
   return Response.json(userIsMember(user) ? report : withoutVersions(report), {
-    status: report.database ? 200 : 503,
+    status: ready && report.database ? 200 : 503,
     headers: { 'Cache-Control': 'no-store' },
   })
 })

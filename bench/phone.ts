@@ -1,0 +1,239 @@
+/**
+ * A citizen's first visit to the demo home page (issue 27), against the production build, the demo
+ * broker and the demo content (`npm run demo`'s seed):
+ *
+ *   1. a phone on slow 4G, cold browser cache: Chromium emulating a 375 px touch screen, 150 ms
+ *      round trip, 1.6 Mbps down, 750 kbps up, CPU 4× slower. Navigation → the map has drawn its
+ *      data (the map frame's `aria-busy` turns false): median of PHONE_RUNS; bytes transferred
+ *      until then; any URL requested more than once (must be none);
+ *   2. the first visit after a fresh start ÷ a later visit: the server restarted, the visit made as
+ *      soon as `/api/health` says it is ready, on a desktop with a cold browser cache, then the same
+ *      visit again (a warm server, a cold browser): median ratio over PHONE_RESTARTS restarts.
+ *
+ * Other hosts do not resolve (there is no network here; a citizen's online basemap would come from
+ * its own servers): the demo's basemap falls back to the bundled one at once. No request is
+ * intercepted, since interception turns the browser's cache off.
+ *
+ * Environment: BENCH_BUILD=true rebuilds; PHONE_PORT (3520), PHONE_BROKER_PORT (1547), PHONE_RUNS
+ * (5), PHONE_RESTARTS (3), CHROMIUM_PATH; PHONE_TRACE=true prints each request of the first phone
+ * visit (start, end, size), to see what the map waits for. Writes bench/results/phone.json.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import { type Browser, type BrowserContext, chromium } from 'playwright-core'
+
+import { buildProduction } from '../scripts/build'
+import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from '../scripts/processes'
+import { productionServer } from '../scripts/start'
+
+import { assertPortFree, median, round } from './lib'
+
+const numberSetting = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
+const settings = {
+  port: numberSetting('PHONE_PORT', 3520),
+  brokerPort: numberSetting('PHONE_BROKER_PORT', 1547),
+  runs: numberSetting('PHONE_RUNS', 5),
+  restarts: numberSetting('PHONE_RESTARTS', 3),
+  trace: process.env.PHONE_TRACE === 'true',
+  build: process.env.BENCH_BUILD === 'true' || !existsSync(path.join('.next', 'BUILD_ID')),
+}
+const baseUrl = `http://127.0.0.1:${settings.port}`
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+]
+
+/** DevTools' "slow 4G" as the issue measured it: bytes per second, milliseconds. */
+const SLOW_4G = { latency: 150, downloadThroughput: (1.6 * 1_000_000) / 8, uploadThroughput: (750 * 1_000) / 8, offline: false }
+const CPU_SLOWDOWN = 4
+const PHONE = {
+  viewport: { width: 375, height: 812 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
+}
+const DESKTOP = { viewport: { width: 1366, height: 900 } }
+
+type Figure = { name: string; value: number; unit: string; target?: string; pass?: boolean; note?: string }
+const figures: Figure[] = []
+const log = (message: string) => console.log(`• ${message}`)
+
+function record(figure: Figure) {
+  figures.push(figure)
+  const verdict = figure.pass === undefined ? '' : figure.pass ? '  ✔' : '  ✖ (target missed)'
+  console.log(`  ${figure.name}: ${figure.value} ${figure.unit}${figure.target ? ` (target ${figure.target})` : ''}${verdict}${figure.note ? `\n      ${figure.note}` : ''}`)
+}
+
+const mapDrawn = () => document.querySelector('.map-frame')?.getAttribute('aria-busy') === 'false'
+
+type Visit = { ms: number; bytes: number; requests: number; repeated: string[]; trace: string[] }
+
+/**
+ * One visit in a fresh browser context (an empty cache): navigation start → the map drawn, with the
+ * bytes the network delivered until then and the URLs requested more than once.
+ */
+async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, throttled: boolean): Promise<Visit> {
+  const context: BrowserContext = await browser.newContext(device)
+  const page = await context.newPage()
+  if (throttled) {
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', SLOW_4G)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+  }
+  // Playwright's own events: they include what MapLibre's workers fetch (the basemap, tiles).
+  const finished: Promise<{ url: string; bytes: number; line: string }>[] = []
+  let navigationAt = 0
+  context.on('requestfinished', (request) => {
+    const url = request.url()
+    if (!url.startsWith(baseUrl)) return
+    finished.push(
+      request.sizes().then(({ responseBodySize, responseHeadersSize }) => {
+        const timing = request.timing()
+        navigationAt ||= timing.startTime
+        const bytes = responseBodySize + responseHeadersSize
+        const line = `${Math.round(timing.startTime - navigationAt)}–${Math.round(timing.startTime - navigationAt + timing.responseEnd)} ms ${Math.round(bytes / 100) / 10} kB ${url.slice(baseUrl.length)}`
+        return { url, bytes, line }
+      }),
+    )
+  })
+  await page.goto(baseUrl + '/', { waitUntil: 'commit' })
+  // A function, not a string: the app's CSP forbids evaluating strings.
+  await page.waitForFunction(mapDrawn, undefined, { timeout: 120_000, polling: 100 })
+  const ms = await page.evaluate(() => performance.now())
+  const requests = await Promise.all(finished)
+  await context.close()
+  const counts = new Map<string, number>()
+  for (const { url } of requests) counts.set(url, (counts.get(url) ?? 0) + 1)
+  const repeated = [...counts].filter(([, count]) => count > 1).map(([url, count]) => `${url.slice(baseUrl.length)} ×${count}`)
+  return { ms, bytes: requests.reduce((sum, { bytes }) => sum + bytes, 0), requests: requests.length, repeated, trace: requests.map(({ line }) => line) }
+}
+
+/** Resolves once the server says it is ready (a server without that notion: once it answers 200). */
+async function untilReady() {
+  await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 180_000, accept: (status) => status === 200 })
+}
+
+async function main() {
+  // A server left on a port by an interrupted run would be measured instead of this build.
+  await assertPortFree(settings.port, 'PHONE_PORT')
+  await assertPortFree(settings.brokerPort, 'PHONE_BROKER_PORT')
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-phone-bench-'))
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URI: `file:${path.join(workDir, 'bench.db')}`,
+    MEDIA_DIR: path.join(workDir, 'media'),
+    APP_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_SERVER_URL: baseUrl,
+    NGSI_LD_BROKER_URL: `http://127.0.0.1:${settings.brokerPort}`,
+    NGSI_LD_TENANT: '',
+    ENABLE_AI: 'false',
+    REDIS_URL: '',
+    LOG_LEVEL: 'warn',
+    NEXT_TELEMETRY_DISABLED: '1',
+  }
+  let server: ReturnType<typeof startProcess> | undefined
+  const startServer = () => {
+    const command = productionServer(env, settings.port)
+    server = startProcess(command.command, command.args, { env: command.env, quiet: true })
+  }
+  const stopServer = async () => {
+    if (!server?.pid) return
+    const exited = new Promise((resolve) => server!.once('exit', resolve))
+    process.kill(-server.pid, 'SIGTERM')
+    await exited
+  }
+  try {
+    log(`demo broker (the demo's data set) on port ${settings.brokerPort}`)
+    startProcess(path.join('node_modules', '.bin', 'tsx'), ['demo/broker/cli.ts', '--port', String(settings.brokerPort), '--temporal'], { env, quiet: true })
+    await waitForUrl(`http://127.0.0.1:${settings.brokerPort}/version`, { timeoutMs: 60_000, accept: () => true })
+    await migrate(env)
+    await runToEnd(path.join('node_modules', '.bin', 'tsx'), ['scripts/seed.ts'], { env })
+    if (settings.build) {
+      log('building the production bundle')
+      await buildProduction(env)
+    }
+    startServer()
+    await untilReady()
+
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+    try {
+      // The server's caches as a citizen after the first one finds them.
+      await visit(browser, DESKTOP, false)
+
+      log(`phone on slow 4G (150 ms, 1.6 Mbps, CPU ×${CPU_SLOWDOWN}), cold browser cache, ${settings.runs} runs`)
+      const phone: Visit[] = []
+      for (let run = 0; run < settings.runs; run++) phone.push(await visit(browser, PHONE, true))
+      if (settings.trace) console.log(phone[0].trace.map((line) => `      ${line}`).join('\n'))
+      const ms = median(phone.map((one) => one.ms))
+      record({
+        name: 'home page map ready on a phone on slow 4G, cold cache (median)',
+        value: Math.round(ms),
+        unit: 'ms',
+        target: '≤ 5000',
+        pass: ms <= 5000,
+        note: `runs ms [${phone.map((one) => Math.round(one.ms)).join(', ')}]`,
+      })
+      const bytes = median(phone.map((one) => one.bytes))
+      record({ name: 'bytes transferred until the map is ready (median)', value: round(bytes / 1000, 0), unit: 'kB', note: `${phone[0].requests} requests in the first run` })
+      const repeated = [...new Set(phone.flatMap((one) => one.repeated))]
+      record({
+        name: 'URLs requested more than once in one visit',
+        value: repeated.length,
+        unit: 'URLs',
+        target: '0',
+        pass: repeated.length === 0,
+        note: repeated.length ? repeated.join(', ') : undefined,
+      })
+
+      log(`first visit after a fresh start ÷ a later visit (desktop, unthrottled), ${settings.restarts} restarts`)
+      const ratios: number[] = []
+      const pairs: string[] = []
+      for (let restart = 0; restart < settings.restarts; restart++) {
+        await stopServer()
+        startServer()
+        await untilReady()
+        const first = await visit(browser, DESKTOP, false)
+        const later = await visit(browser, DESKTOP, false)
+        ratios.push(first.ms / later.ms)
+        pairs.push(`${Math.round(first.ms)}/${Math.round(later.ms)}`)
+      }
+      const ratio = median(ratios)
+      record({
+        name: 'first visit after a fresh start ÷ a later visit (median)',
+        value: round(ratio, 2),
+        unit: '×',
+        target: '≤ 1.5',
+        pass: ratio <= 1.5,
+        note: `first/later ms: ${pairs.join(', ')}`,
+      })
+    } finally {
+      await browser.close()
+    }
+  } finally {
+    stopAll()
+    rmSync(workDir, { recursive: true, force: true })
+  }
+  mkdirSync(path.join('bench', 'results'), { recursive: true })
+  writeFileSync(path.join('bench', 'results', 'phone.json'), JSON.stringify({ finishedAt: new Date().toISOString(), loadAvg: os.loadavg(), settings, figures }, null, 2))
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('✖ phone benchmark failed:', error instanceof Error ? error.message : error)
+    stopAll()
+    process.exit(1)
+  },
+)
