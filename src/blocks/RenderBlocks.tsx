@@ -7,6 +7,7 @@ import { ContentBlock } from './Content/Component'
 import { EntityTableBlock } from './EntityTable/Component'
 import { KpiCardBlock } from './KpiCard/Component'
 import { MapViewBlock } from './MapView/Component'
+import { MapCodePrefetch } from './MapView/MapCodePrefetch'
 import { MediaBlock } from './MediaBlock/Component'
 import { WeatherNowBlock } from './WeatherNow/Component'
 
@@ -27,6 +28,7 @@ const components: { [Type in LayoutBlock['blockType']]: React.ComponentType<Extr
 export function RenderBlocks({ blocks }: { blocks: LayoutBlock[] | null | undefined }) {
   return (
     <>
+      {blocks?.some((block) => block.blockType === 'mapView') && <MapCodePrefetch />}
       {(blocks ?? []).map((block, index) => {
         const Component = components[block.blockType] as React.ComponentType<LayoutBlock> | undefined
         return Component ? <Component key={block.id ?? index} {...block} /> : null

@@ -141,6 +141,37 @@ describe('basemaps, markers, address search and weather', () => {
     expect(dialogs).toEqual([])
   })
 
+  it('fetches MapLibre, its worker and basemap tiles only on a page with a map, each once and small', async () => {
+    await setBasemap({ kind: 'offline' })
+    // No routing here: Playwright's interception turns the browser's cache off.
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 } })
+    const scripts = async (path: string, ready: string) => {
+      const page = await context.newPage()
+      const seen: { url: string; bytes: number }[] = []
+      page.on('requestfinished', (request) => {
+        void request.sizes().then(({ responseBodySize }) => seen.push({ url: request.url(), bytes: responseBodySize }))
+      })
+      await page.goto(`${baseUrl}${path}`)
+      await page.waitForSelector(ready, { timeout: 60_000 })
+      await page.waitForLoadState('networkidle')
+      await page.close()
+      return seen
+    }
+    const mapPage = await scripts('/map-and-weather', '.map-frame[aria-busy="false"]')
+    const maplibre = mapPage.filter(({ url }) => url.includes('/_next/static/chunks/')).sort((a, b) => b.bytes - a.bytes)[0]!
+    expect(maplibre.bytes, 'MapLibre is the largest chunk').toBeGreaterThan(150_000)
+    const basemap = mapPage.filter(({ url }) => url.includes('/basemap/tiles/'))
+    expect(basemap.length).toBeGreaterThan(0)
+    expect(basemap.reduce((sum, { bytes }) => sum + bytes, 0), 'the bundled basemap of one view').toBeLessThan(60_000)
+    const fetched = mapPage.filter(({ bytes }) => bytes > 0).map(({ url }) => url)
+    expect(fetched.filter((url, index) => fetched.indexOf(url) !== index), 'URLs downloaded twice').toEqual([])
+
+    const newsPage = await scripts('/posts', 'main h1')
+    expect(newsPage.map(({ url }) => url)).not.toContain(maplibre.url)
+    expect(newsPage.some(({ url }) => url.includes('/vendor/maplibre-gl-worker.mjs') || url.includes('/basemap/'))).toBe(false)
+    await context.close()
+  })
+
   it('draws each layer in its shape, and critical alerts with a dark outline; the legend shows the same symbols', async () => {
     const { page } = await citizen()
     await page.goto(`${baseUrl}/map-and-weather`)

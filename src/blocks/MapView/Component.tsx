@@ -6,7 +6,6 @@ import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLaye
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import { chooseBasemap } from '@/map/style'
-import { MAPLIBRE_WORKER_URL } from '@/map/worker'
 import type { Feature } from '@/ngsi'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
 
@@ -15,20 +14,17 @@ import { ALERT_COLOURS } from './colours'
 import type { FoundPlace } from './MapCanvas'
 import { MarkerSymbol } from './MarkerSymbol'
 
-// Fetched only when first rendered (next/dynamic would put its chunks in the page's first load:
-// App Router preloads them). MapLibre is in the same chunk group: one round of downloads.
+// Not in the page's first load (next/dynamic would be: App Router preloads its chunks); the page
+// prefetches its files at idle priority instead (MapCodePrefetch). MapLibre is in the same chunk
+// group: one round of downloads.
 const loadMapCanvas = () => import('./MapCanvas')
 const MapCanvas = lazy(loadMapCanvas)
 
-/**
- * MapLibre is most of a map page's JavaScript, and on a slow network its download is most of the
- * wait for a map: it starts as soon as the page is interactive (all of the page's own scripts have
- * arrived by then, so it takes bandwidth from nothing the page needs). The map itself is made once
- * it is near the viewport, or when the browser is idle after the page has loaded.
- */
+/** The map is made once it is near the viewport, or when the browser is idle after the page has loaded. */
 function useMapWanted(frame: RefObject<HTMLElement | null>): boolean {
   const [wanted, setWanted] = useState(false)
   useEffect(() => {
+    // Its code is on its way already (prefetched): this only makes it count for the page.
     void loadMapCanvas()
     let cancelIdle = () => {}
     const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && want(), { rootMargin: '200px' })
@@ -97,8 +93,6 @@ export function MapViewBlock(block: MapViewBlockData) {
           onPick={({ label, lat, lon, bounds }) => setPlace((previous) => ({ label, lat, lon, bounds, sequence: (previous?.sequence ?? 0) + 1 }))}
         />
       )}
-      {/* The worker is wanted as soon as the map starts: fetched at idle priority meanwhile. */}
-      <link rel="prefetch" href={MAPLIBRE_WORKER_URL} />
       <div ref={frame} className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
         {mapWanted ? (
           <Suspense fallback={PLACEHOLDER}>

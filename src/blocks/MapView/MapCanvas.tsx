@@ -89,9 +89,13 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
     setShownCenter(centerKey)
     setPopup(undefined)
   }
+  // The map opens where it should (initialViewState); only a later change of city flies it there.
+  const openedAt = useRef(centerKey)
   useEffect(() => {
+    if (openedAt.current === centerKey) return
+    openedAt.current = centerKey
     map.current?.flyTo({ center: [center.longitude, center.latitude], zoom: center.zoom, duration: 800 })
-  }, [center.latitude, center.longitude, center.zoom])
+  }, [centerKey, center.latitude, center.longitude, center.zoom])
 
   // "Show on map" from a table or an alert: open the feature's popup and go there.
   const focused = focus && layers.find(({ layer }) => layer.id === focus.layerId)
