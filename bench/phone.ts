@@ -16,7 +16,7 @@
  * intercepted, since interception turns the browser's cache off.
  *
  * Environment: BENCH_BUILD=true rebuilds; PHONE_PORT (3520), PHONE_BROKER_PORT (1547), PHONE_RUNS
- * (5), PHONE_RESTARTS (3), CHROMIUM_PATH; PHONE_TRACE=true prints each request of the first phone
+ * (5), PHONE_RESTARTS (3), PHONE_CPU_SLOWDOWN (4), CHROMIUM_PATH; PHONE_TRACE=true prints each request of the first phone
  * visit (start, end, size), to see what the map waits for. Writes bench/results/phone.json.
  */
 import { randomBytes } from 'node:crypto'
@@ -55,7 +55,7 @@ const CHROMIUM_ARGS = [
 
 /** DevTools' "slow 4G" as the issue measured it: bytes per second, milliseconds. */
 const SLOW_4G = { latency: 150, downloadThroughput: (1.6 * 1_000_000) / 8, uploadThroughput: (750 * 1_000) / 8, offline: false }
-const CPU_SLOWDOWN = 4
+const CPU_SLOWDOWN = Number(process.env.PHONE_CPU_SLOWDOWN ?? 4)
 const PHONE = {
   viewport: { width: 375, height: 812 },
   deviceScaleFactor: 2,
