@@ -64,6 +64,15 @@ export default buildConfig({
         Logo: '@/globals/SiteSettings/components/AdminBrand#AdminLogo',
         Icon: '@/globals/SiteSettings/components/AdminBrand#AdminIcon',
       },
+      // Email off: the dashboard and the navigation say so; "Forgot password?" explains instead of sending nothing.
+      ...(mail
+        ? {}
+        : {
+            beforeDashboard: ['@/email/admin/EmailOff#EmailOffNotice'],
+            afterNavLinks: ['@/email/admin/EmailOff#EmailOffNavNote'],
+            afterLogin: ['@/email/admin/EmailOff#LoginEmailOffNote'],
+            views: { forgot: { Component: '@/email/admin/EmailOff#ForgotPasswordEmailOffView', path: '/forgot' } },
+          }),
     },
     autoLogin:
       settings.DEV_AUTO_LOGIN_EMAIL && settings.NODE_ENV !== 'production'

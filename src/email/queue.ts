@@ -71,14 +71,16 @@ export function queuedEmailAdapter(settings: EmailSettings): EmailAdapter {
   })
 }
 
-/** Composes a mail signed with the site's name (Site settings → Title) and queues it. */
+type QueuedContent = Omit<MailContent, 'siteName'>
+
+/** Composes a mail signed with the site's name (Site settings → Title) and queues it, in `req`'s transaction when given. */
 export async function queueMail(
   payload: Payload,
   settings: EmailSettings,
-  content: Omit<MailContent, 'siteName'>,
+  content: QueuedContent | ((siteName: string) => QueuedContent),
   req?: PayloadRequest,
 ) {
   const siteName = siteTitle(await readGlobal(payload, 'site-settings', { req }))
-  const mail = composeMail({ ...content, siteName }, settings.from)
+  const mail = composeMail({ ...(typeof content === 'function' ? content(siteName) : content), siteName }, settings.from)
   await queueOutgoingMail(payload, mail, req)
 }
