@@ -3,7 +3,7 @@ import type { EmailAdapter, Payload, PayloadRequest, SendEmailOptions, TaskConfi
 
 import { readGlobal, siteTitle } from '@/site/globals'
 
-import { composeMail, type MailContent } from './compose'
+import { composeMail, MailHeaderError, type MailContent } from './compose'
 import type { EmailSettings } from './settings'
 
 /**
@@ -73,14 +73,26 @@ export function queuedEmailAdapter(settings: EmailSettings): EmailAdapter {
 
 type QueuedContent = Omit<MailContent, 'siteName'>
 
-/** Composes a mail signed with the site's name (Site settings → Title) and queues it, in `req`'s transaction when given. */
+/**
+ * Composes a mail signed with the site's name (Site settings → Title) and queues it, in `req`'s
+ * transaction when given. A header value that could inject headers is logged and nothing is
+ * queued (false): the request that caused the mail still gets its answer.
+ */
 export async function queueMail(
   payload: Payload,
   settings: EmailSettings,
   content: QueuedContent | ((siteName: string) => QueuedContent),
   req?: PayloadRequest,
-) {
+): Promise<boolean> {
   const siteName = siteTitle(await readGlobal(payload, 'site-settings', { req }))
-  const mail = composeMail({ ...(typeof content === 'function' ? content(siteName) : content), siteName }, settings.from)
+  let mail
+  try {
+    mail = composeMail({ ...(typeof content === 'function' ? content(siteName) : content), siteName }, settings.from)
+  } catch (error) {
+    if (!(error instanceof MailHeaderError)) throw error
+    payload.logger.error(`A mail was not sent: ${error.message}`)
+    return false
+  }
   await queueOutgoingMail(payload, mail, req)
+  return true
 }
