@@ -31,6 +31,9 @@ export const RESET_LIMITS = {
 export const RESET_EMAIL_OFF = 'Password reset by email is unavailable: this site has no mail server configured. Ask an administrator to set a new password for you.'
 export const TOO_MANY_RESETS = 'Too many password reset requests; try again later'
 
+// Set on the request when the reset mail is ours to send (Payload's own is disabled).
+const MAIL_RESET = 'mailPasswordReset'
+
 const addressKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)
 
 const emailOf = (data: unknown) => {
@@ -40,7 +43,8 @@ const emailOf = (data: unknown) => {
 
 /** Before forgotPassword: email must be on, the budgets allow it; Payload then stores the token but sends nothing itself. */
 export const guardPasswordReset: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
-  if (operation !== 'forgotPassword') return args
+  // Trusted server code that takes the token itself (Local API, `disableEmail`) needs no mail.
+  if (operation !== 'forgotPassword' || args.disableEmail) return args
   if (!currentEmailSettings()) throw new Refusal(RESET_EMAIL_OFF, 403)
   if (req.payloadAPI !== 'local') {
     const perClient = await rateLimiter('reset:perClient', RESET_LIMITS.perClient).consume(callerOf(req.headers))
@@ -48,6 +52,7 @@ export const guardPasswordReset: CollectionBeforeOperationHook = async ({ args, 
     const perAddress = await rateLimiter('reset:perAddress', RESET_LIMITS.perAddress).consume(addressKey(emailOf(args.data)))
     if (!perAddress.allowed) throw new Refusal(TOO_MANY_RESETS, 429)
   }
+  req.context[MAIL_RESET] = true
   return { ...args, disableEmail: true }
 }
 
@@ -58,7 +63,7 @@ function resetUrl(req: PayloadRequest, token: string) {
 
 /** After forgotPassword made a token (there is an account): the reset mail, queued in the operation's transaction. */
 export const mailPasswordReset: CollectionAfterOperationHook = async ({ operation, req, result }) => {
-  if (operation !== 'forgotPassword' || typeof result !== 'string') return result
+  if (operation !== 'forgotPassword' || typeof result !== 'string' || !req.context[MAIL_RESET]) return result
   const settings = currentEmailSettings()
   if (!settings) return result
   const account = await req.payload.db.findOne<Pick<User, 'id' | 'email'>>({ collection: 'users', where: { resetPasswordToken: { equals: result } }, req })
