@@ -59,8 +59,8 @@ export async function queueOutgoingMail(payload: Payload, mail: SendEmailOptions
 }
 
 /**
- * Payload's email adapter: what Payload itself sends (it sends nothing of its own here today: the
- * account mails are built by src/email/accountMails.ts) is queued like every other mail.
+ * Payload's email adapter: whatever Payload itself sends is queued like every other mail (it sends
+ * nothing of its own today: the reset mail is built by src/collections/Users/hooks/passwordReset.ts).
  */
 export function queuedEmailAdapter(settings: EmailSettings): EmailAdapter {
   return ({ payload }) => ({

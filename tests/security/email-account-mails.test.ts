@@ -46,6 +46,8 @@ async function expireResetToken(databaseUri: string, email: string) {
   if (databaseUri.startsWith('file:')) {
     const client = createClient({ url: databaseUri })
     try {
+      // The server writes to the same file (its jobs runner): wait for it as the server does.
+      await client.execute('PRAGMA busy_timeout = 10000')
       await client.execute({ sql: 'UPDATE users SET reset_password_expiration = ? WHERE email = ?', args: [past, email] })
     } finally {
       client.close()
