@@ -89,6 +89,11 @@ export default buildConfig({
   onInit: (payload) => {
     const warning = gatewayKeyWarning(settings)
     if (warning) payload.logger.warn(warning)
+    payload.logger.info(
+      mail
+        ? `Email on: SMTP ${mail.transport.host}:${mail.transport.port}, from ${mail.from.address} (mails leave through the '${MAIL_QUEUE}' jobs queue)`
+        : 'Email is off (no SMTP_URL or SMTP_HOST): password resets and answer notices by email are unavailable; Payload\'s "written to console" notice means nothing is sent',
+    )
   },
   // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
   upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },
