@@ -20,6 +20,7 @@ import { Questions } from '@/collections/Questions/config'
 import { draftCitizenAnswerTask } from '@/collections/Questions/jobs/draftAnswer'
 import { Users } from '@/collections/Users/config'
 import { databaseAdapter } from '@/db'
+import { emailSettings, MAIL_QUEUE, queuedEmailAdapter, sendMailTask } from '@/email'
 import { env } from '@/env'
 import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
@@ -32,6 +33,7 @@ import { malformedRequestIs400 } from '@/hooks/malformedRequest'
 import { sharpWithPixelLimit } from '@/collections/Media/imageUpload'
 
 const settings = env()
+const mail = emailSettings(settings)
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
 const rootDir = path.dirname(fileURLToPath(import.meta.url))
 
@@ -40,6 +42,8 @@ export default buildConfig({
   secret: settings.APP_SECRET,
   db: await databaseAdapter(settings.DATABASE_URI),
   editor: lexicalEditor(),
+  // Without an SMTP server email is off: Payload's console adapter, and the admin says so.
+  email: mail ? queuedEmailAdapter(mail) : undefined,
   // Decoded pixels capped below sharp's default 268 Mpx (the Media hook refuses larger images before this).
   sharp: sharpWithPixelLimit,
   // Every line logged while a request is handled carries its id (src/server/requestContext.ts).
@@ -60,6 +64,15 @@ export default buildConfig({
         Logo: '@/globals/SiteSettings/components/AdminBrand#AdminLogo',
         Icon: '@/globals/SiteSettings/components/AdminBrand#AdminIcon',
       },
+      // Email off: the dashboard and the navigation say so; "Forgot password?" explains instead of sending nothing.
+      ...(mail
+        ? {}
+        : {
+            beforeDashboard: ['@/email/admin/EmailOff#EmailOffNotice'],
+            afterNavLinks: ['@/email/admin/EmailOff#EmailOffNavNote'],
+            afterLogin: ['@/email/admin/EmailOff#LoginEmailOffNote'],
+            views: { forgot: { Component: '@/email/admin/EmailOff#ForgotPasswordEmailOffView', path: '/forgot' } },
+          }),
     },
     autoLogin:
       settings.DEV_AUTO_LOGIN_EMAIL && settings.NODE_ENV !== 'production'
@@ -76,6 +89,11 @@ export default buildConfig({
   onInit: (payload) => {
     const warning = gatewayKeyWarning(settings)
     if (warning) payload.logger.warn(warning)
+    payload.logger.info(
+      mail
+        ? `Email on: SMTP ${mail.transport.host}:${mail.transport.port}, from ${mail.from.address} (mails leave through the '${MAIL_QUEUE}' jobs queue)`
+        : 'Email is off (no SMTP_URL or SMTP_HOST): password resets and answer notices by email are unavailable; Payload\'s "written to console" notice means nothing is sent',
+    )
   },
   // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
   upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },
@@ -89,9 +107,14 @@ export default buildConfig({
       queue: ({ req }) => userIsStaff(req.user),
       cancel: ({ req }) => userIsStaff(req.user),
     },
-    tasks: [draftCitizenAnswerTask],
+    // The mail task is registered with email off too: the jobs table's schema does not depend on it.
+    tasks: [draftCitizenAnswerTask, sendMailTask(mail)],
     // Runs scheduled publishing and retries of answer drafts; tests and scripts run without the cron.
-    autoRun: [{ cron: '* * * * *', queue: 'default', limit: 20 }],
+    // Mail waits at most a few seconds (the cron does not overlap itself: a slow server delays mail only).
+    autoRun: [
+      { cron: '* * * * *', queue: 'default', limit: 20 },
+      ...(mail ? [{ cron: '*/5 * * * * *', queue: MAIL_QUEUE, limit: 50 }] : []),
+    ],
     shouldAutoRun: () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME),
   },
   plugins: [

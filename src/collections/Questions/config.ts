@@ -1,9 +1,10 @@
 import type { Access, CollectionConfig } from 'payload'
 
-import { isStaff, memberAdmin, nobody, userIsMember } from '@/access'
+import { adminFieldAccess, isStaff, memberAdmin, nobody, userIsMember } from '@/access'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 
 import { checkAnswer, revalidateQuestions } from './hooks/answer'
+import { notifyAsker } from './hooks/notifyAsker'
 
 /** Citizens see answered questions only; members of the admin see all. */
 const answeredOrMember: Access = ({ req }) => (userIsMember(req.user) ? true : { status: { equals: 'answered' } })
@@ -28,7 +29,7 @@ export const Questions: CollectionConfig = {
     useAsTitle: 'question',
     defaultColumns: ['question', 'city', 'status', 'createdAt'],
   },
-  hooks: { beforeChange: [checkAnswer], afterChange: [revalidateQuestions] },
+  hooks: { beforeChange: [checkAnswer], afterChange: [notifyAsker, revalidateQuestions] },
   fields: [
     { name: 'question', type: 'textarea', required: true, maxLength: 1000 },
     {
@@ -57,6 +58,17 @@ export const Questions: CollectionConfig = {
       admin: { description: 'Public once the status is answered. Write it yourself or apply an approved AI draft.' },
     },
     { name: 'answeredAt', type: 'date', admin: { position: 'sidebar', readOnly: true } },
+    {
+      // Kept only to say that the answer is out: erased when that mail is queued (or the question declined), hooks/notifyAsker.ts.
+      name: 'notifyEmail',
+      type: 'email',
+      access: { read: adminFieldAccess, update: adminFieldAccess },
+      admin: {
+        position: 'sidebar',
+        readOnly: true,
+        description: 'The citizen is mailed once the answer is public; the address is then erased.',
+      },
+    },
     {
       name: 'answerDraft',
       type: 'relationship',
