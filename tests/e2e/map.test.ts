@@ -166,7 +166,10 @@ describe('basemaps, markers, address search and weather', () => {
     const fetched = mapPage.filter(({ bytes }) => bytes > 0).map(({ url }) => url)
     expect(fetched.filter((url, index) => fetched.indexOf(url) !== index), 'URLs downloaded twice').toEqual([])
 
+    // The admin's code never reaches a citizen (a client module shared with the admin's layout once sent its chunks along).
+    expect(mapPage.filter(({ url }) => url.includes('/app/(payload)/')).map(({ url }) => url)).toEqual([])
     const newsPage = await scripts('/posts', 'main h1')
+    expect(newsPage.filter(({ url }) => url.includes('/app/(payload)/')).map(({ url }) => url)).toEqual([])
     expect(newsPage.map(({ url }) => url)).not.toContain(maplibre.url)
     expect(newsPage.some(({ url }) => url.includes('/vendor/maplibre-gl-worker.mjs') || url.includes('/basemap/'))).toBe(false)
     await context.close()

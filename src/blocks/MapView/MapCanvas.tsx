@@ -190,6 +190,9 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
       }}
       cursor={popup ? 'auto' : undefined}
       attributionControl={{ compact: true }}
+      // No fading in of markers: each fading frame is a full redraw, and a phone's map is ready
+      // (idle) only once they are done.
+      fadeDuration={0}
       style={{ width: '100%', height: '100%' }}
       // Keyboard: the canvas takes focus; arrows pan, + and - zoom (MapLibre's handlers).
       onLoad={(event) => {

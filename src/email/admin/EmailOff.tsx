@@ -1,5 +1,3 @@
-import Link from 'next/link'
-
 /**
  * What the admin shows while email is off (no SMTP server configured): payload.config.ts adds these
  * components only then. The features that would mail say so instead of failing silently.
@@ -66,7 +64,8 @@ export function ForgotPasswordEmailOffView({ initPageResult }: { initPageResult:
       <h1 style={{ fontSize: '1.6rem' }}>{TEXT.forgotHeading}</h1>
       <p>{TEXT.forgot}</p>
       <p>
-        <Link href={`${adminRoute}/login`}>{TEXT.backToLogin}</Link>
+        {/* Not next/link: a client module the admin's layout shares with the citizens' pages made Next send them the admin's chunks. */}
+        <a href={`${adminRoute}/login`}>{TEXT.backToLogin}</a>
       </p>
     </div>
   )
