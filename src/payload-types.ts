@@ -158,9 +158,13 @@ export interface Page {
   id: number;
   title: string;
   /**
-   * The city (broker tenant) this dashboard shows; empty = the site's default city.
+   * The city this dashboard shows, from Site settings → Cities; empty = the site's default city.
    */
   tenant?: string | null;
+  /**
+   * Adds a link to this page to the site’s header (Header → Nav items); untick to remove it.
+   */
+  inNavigation?: boolean | null;
   layout?:
     | (
         | MapViewBlock
@@ -198,7 +202,7 @@ export interface Page {
 export interface MapViewBlock {
   title: string;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   layers: (number | MapLayer)[];
@@ -229,16 +233,20 @@ export interface MapLayer {
   public?: boolean | null;
   entityType: string;
   /**
-   * Only these attributes leave the server (plus id, type, location and observation time).
+   * Picked from the broker’s attributes of the type. Only these leave the server (plus id, type, location and observation time).
    */
   attributes: string[];
   /**
-   * Shown in the map popup, in this order; each must be one of the attributes above.
+   * Those of the attributes above whose values are text, not numbers: KPI statistics and charts refuse them. Filled from the broker’s sample when attributes are picked.
+   */
+  textAttributes?: string[] | null;
+  /**
+   * Shown in the map popup, in this order; each one of the attributes above.
    */
   popupAttributes?: string[] | null;
   source?: {
     /**
-     * Fixes the layer to one city (tenant). Empty: the city the page shows.
+     * Fixes the layer to one city of Site settings → Cities. Empty: the city the page shows.
      */
     tenant?: string | null;
     /**
@@ -301,7 +309,7 @@ export interface KpiCardBlock {
   layer: number | MapLayer;
   statistic: 'count' | 'average' | 'min' | 'max' | 'sum';
   /**
-   * One of the layer’s attributes
+   * One of the layer’s numeric attributes
    */
   attribute?: string | null;
   /**
@@ -309,7 +317,7 @@ export interface KpiCardBlock {
    */
   unit?: string | null;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   id?: string | null;
@@ -334,7 +342,7 @@ export interface ChartBlock {
    */
   entity?: string | null;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   id?: string | null;
@@ -354,7 +362,7 @@ export interface EntityTableBlock {
   columns?: string[] | null;
   pageSize?: number | null;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   id?: string | null;
@@ -370,7 +378,7 @@ export interface AlertsPanelBlock {
   layers: (number | MapLayer)[];
   minimumLevel?: ('info' | 'warning' | 'critical') | null;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   id?: string | null;
@@ -995,6 +1003,7 @@ export interface PayloadMigration {
 export interface PagesSelect<T extends boolean = true> {
   title?: T;
   tenant?: T;
+  inNavigation?: T;
   layout?:
     | T
     | {
@@ -1270,6 +1279,7 @@ export interface MapLayersSelect<T extends boolean = true> {
   public?: T;
   entityType?: T;
   attributes?: T;
+  textAttributes?: T;
   popupAttributes?: T;
   source?:
     | T
