@@ -557,7 +557,7 @@ export interface User {
   /**
    * Admins manage everything; editors write content; viewers read the admin only.
    */
-  role: 'admin' | 'editor' | 'viewer';
+  role?: ('admin' | 'editor' | 'viewer') | null;
   firstAdminClaim?: string | null;
   updatedAt: string;
   createdAt: string;
@@ -737,9 +737,6 @@ export interface Question {
    */
   city?: string | null;
   status: 'received' | 'answered' | 'declined';
-  /**
-   * Public once the status is answered. Write it yourself or apply an approved AI draft.
-   */
   answer?: string | null;
   answeredAt?: string | null;
   /**

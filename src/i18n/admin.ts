@@ -3,7 +3,7 @@ import { es } from '@payloadcms/translations/languages/es'
 import { pt } from '@payloadcms/translations/languages/pt'
 import type { PayloadRequest } from 'payload'
 
-// The admin's own messages (the checks on a page's data blocks), in every language the admin
+// The admin's own messages (the checks on a page's data blocks, the first-account note), in every language the admin
 // offers. Payload picks the editor's language (their choice, else the browser's) and translates
 // its own words around these: "Layout > Block 2 (KPI card) > Attribute".
 
@@ -18,6 +18,7 @@ const english = {
   attributesToChart: 'Which attributes to chart?',
   noAlertRules: 'The layer "{{layer}}" has no alert rules: the panel would always be empty (add rules to the layer first)',
   none: 'none',
+  firstAccountIsAdmin: 'This first account becomes the site’s administrator: it manages everything, including the other accounts and their roles.',
 }
 
 export type AdminMessage = keyof typeof english
@@ -33,6 +34,7 @@ const spanish: Record<AdminMessage, string> = {
   attributesToChart: '¿Qué atributos se representan?',
   noAlertRules: 'La capa «{{layer}}» no tiene reglas de alerta: el panel estaría siempre vacío (añada reglas a la capa antes)',
   none: 'ninguno',
+  firstAccountIsAdmin: 'Esta primera cuenta será la administradora del sitio: lo gestiona todo, también las demás cuentas y sus roles.',
 }
 
 const portuguese: Record<AdminMessage, string> = {
@@ -46,6 +48,7 @@ const portuguese: Record<AdminMessage, string> = {
   attributesToChart: 'Que atributos representar?',
   noAlertRules: 'A camada «{{layer}}» não tem regras de alerta: o painel estaria sempre vazio (adicione regras à camada antes)',
   none: 'nenhum',
+  firstAccountIsAdmin: 'Esta primeira conta será a administradora do site: gere tudo, incluindo as outras contas e os seus papéis.',
 }
 
 /** Payload's i18n settings: the languages the admin offers, with this project's messages under `custom:`. */

@@ -34,6 +34,7 @@ import { BrokerAttributesField as BrokerAttributesField_928adf80569d6a3bca51d3ba
 import { LayerAttributesField as LayerAttributesField_928adf80569d6a3bca51d3ba99ca6c29 } from '@/collections/MapLayers/components/AttributeFields'
 import { BrokerPreview as BrokerPreview_99bae9e414aa3536d347487961cf55ec } from '@/collections/MapLayers/components/BrokerPreview'
 import { CurrentPasswordField as CurrentPasswordField_251be029e805c6a9ca42e5770036ec46 } from '@/collections/Users/components/CurrentPasswordField'
+import { FirstAccountNote as FirstAccountNote_39f21831ae48bd783a87599066177acb } from '@/collections/Users/components/FirstAccountNote'
 import { ReviewActions as ReviewActions_86e1f095f872ab14d8a1b824821f3569 } from '@/collections/AiDrafts/components/ReviewActions'
 import { TargetCell as TargetCell_598a25e89830baa421223e0e28312779 } from '@/collections/AiDrafts/components/TargetCell'
 import { LinkToDoc as LinkToDoc_aead06e4cbf6b2620c5c51c9ab283634 } from '@payloadcms/plugin-search/client'
@@ -81,6 +82,7 @@ export const importMap = {
   "@/collections/MapLayers/components/AttributeFields#LayerAttributesField": LayerAttributesField_928adf80569d6a3bca51d3ba99ca6c29,
   "@/collections/MapLayers/components/BrokerPreview#BrokerPreview": BrokerPreview_99bae9e414aa3536d347487961cf55ec,
   "@/collections/Users/components/CurrentPasswordField#CurrentPasswordField": CurrentPasswordField_251be029e805c6a9ca42e5770036ec46,
+  "@/collections/Users/components/FirstAccountNote#FirstAccountNote": FirstAccountNote_39f21831ae48bd783a87599066177acb,
   "@/collections/AiDrafts/components/ReviewActions#ReviewActions": ReviewActions_86e1f095f872ab14d8a1b824821f3569,
   "@/collections/AiDrafts/components/TargetCell#TargetCell": TargetCell_598a25e89830baa421223e0e28312779,
   "@payloadcms/plugin-search/client#LinkToDoc": LinkToDoc_aead06e4cbf6b2620c5c51c9ab283634,
