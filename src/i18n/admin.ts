@@ -18,6 +18,7 @@ const english = {
   attributesToChart: 'Which attributes to chart?',
   noAlertRules: 'The layer "{{layer}}" has no alert rules: the panel would always be empty (add rules to the layer first)',
   none: 'none',
+  navigationFull: 'The header navigation is full ({{max}} links): remove one under Header → Nav items first',
   firstAccountIsAdmin: 'This first account becomes the site’s administrator: it manages everything, including the other accounts and their roles.',
 }
 
@@ -34,6 +35,7 @@ const spanish: Record<AdminMessage, string> = {
   attributesToChart: '¿Qué atributos se representan?',
   noAlertRules: 'La capa «{{layer}}» no tiene reglas de alerta: el panel estaría siempre vacío (añada reglas a la capa antes)',
   none: 'ninguno',
+  navigationFull: 'La navegación de la cabecera está llena ({{max}} enlaces): quite uno antes en Cabecera → Nav items',
   firstAccountIsAdmin: 'Esta primera cuenta será la administradora del sitio: lo gestiona todo, también las demás cuentas y sus roles.',
 }
 
@@ -48,6 +50,7 @@ const portuguese: Record<AdminMessage, string> = {
   attributesToChart: 'Que atributos representar?',
   noAlertRules: 'A camada «{{layer}}» não tem regras de alerta: o painel estaria sempre vazio (adicione regras à camada antes)',
   none: 'nenhum',
+  navigationFull: 'A navegação do cabeçalho está cheia ({{max}} ligações): retire uma antes em Cabeçalho → Nav items',
   firstAccountIsAdmin: 'Esta primeira conta será a administradora do site: gere tudo, incluindo as outras contas e os seus papéis.',
 }
 

@@ -33,7 +33,8 @@ async function createPage(page: Page, title: string, slug: string, action: 'publ
     await page.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
     return
   }
-  // Pages autosave: the editor's typing becomes a draft without a button; wait until the editor can read it back.
+  // Pages validate drafts: the page exists once "Save draft" succeeds, and autosave keeps it from then on.
+  await page.getByRole('button', { name: /save draft/i }).click()
   await page.waitForURL(/\/admin\/collections\/pages\/\d+/, { timeout: 30_000 })
   await expect
     .poll(
@@ -54,6 +55,10 @@ describe('an editor publishes, a citizen reads', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     editor = await context.newPage()
     await openAdmin(editor, `${baseUrl}/admin`, /create-first-user/)
+    // The screen says what the account becomes; no role picker offers "Viewer".
+    await expect(editor.getByText(/first account becomes the site’s administrator/i).isVisible()).resolves.toBe(true)
+    await expect(editor.getByText(/^Viewer$/).count()).resolves.toBe(0)
+    await screenshot(editor, 'first-account-administrator')
     const { email, password } = accounts.admin
     await editor.locator('#field-email').fill(email)
     await editor.locator('#field-password').fill(password)
@@ -73,6 +78,22 @@ describe('an editor publishes, a citizen reads', () => {
     await expect(citizen.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Air quality this week')
     await screenshot(citizen, 'citizen-published-page')
     await citizen.close()
+  })
+
+  it('"Create new" left without saving leaves no page behind', async () => {
+    const count = () => editor.evaluate(async () => ((await (await fetch('/api/pages?draft=true&limit=0')).json()) as { totalDocs: number }).totalDocs)
+    const before = await count()
+    await openAdmin(editor, `${baseUrl}/admin/collections/pages/create`)
+    expect(editor.url()).toMatch(/\/pages\/create$/)
+    await openAdmin(editor, `${baseUrl}/admin/collections/pages`)
+    expect(await count()).toBe(before)
+  })
+
+  it('shows no AI button or AI queue while the AI helper is off', async () => {
+    await openAdmin(editor, `${baseUrl}/admin/collections/posts/create`)
+    await editor.locator('#field-title').waitFor()
+    await expect(editor.getByRole('button', { name: /with AI/i }).count()).resolves.toBe(0)
+    await expect(editor.getByRole('link', { name: /AI drafts/i }).count()).resolves.toBe(0)
   })
 
   it('keeps a draft hidden from citizens', async () => {

@@ -7,7 +7,7 @@ import { seoTab } from '@/fields/seoTab'
 import { slugField } from '@/fields/slug'
 import { previewPath } from '@/site/paths'
 
-import { dropFromNavigation, readInNavigation, syncNavigation } from './hooks/navigation'
+import { checkNavigationRoom, dropFromNavigation, readInNavigation, syncNavigation } from './hooks/navigation'
 import { revalidatePage, revalidatePageDelete } from './hooks/revalidatePage'
 
 export const Pages: CollectionConfig = {
@@ -53,6 +53,7 @@ export const Pages: CollectionConfig = {
     slugField(),
   ],
   hooks: {
+    beforeChange: [checkNavigationRoom],
     afterChange: [revalidatePage, syncNavigation],
     afterDelete: [revalidatePageDelete, dropFromNavigation],
   },

@@ -1,6 +1,8 @@
-import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, FieldHook, PayloadRequest } from 'payload'
+import { type CollectionAfterChangeHook, type CollectionAfterDeleteHook, type CollectionBeforeChangeHook, type FieldHook, type PayloadRequest, ValidationError } from 'payload'
 
 import { userIsStaff } from '@/access'
+import { HEADER_NAV_MAX } from '@/globals/Header/config'
+import { adminMessage } from '@/i18n/admin'
 import type { Header, Page } from '@/payload-types'
 import { readGlobal } from '@/site/globals'
 
@@ -32,6 +34,20 @@ export const readInNavigation: FieldHook<Page, boolean | null | undefined> = asy
 async function writeNavItems(req: PayloadRequest, items: NavItem[]) {
   await req.payload.updateGlobal({ slug: 'header', data: { navItems: items }, depth: 0, req, overrideAccess: false, user: req.user })
   delete (req.context as Record<string, unknown>)[NAV_CONTEXT_KEY]
+}
+
+/** A full navigation refuses the box before the page is saved, not after. */
+export const checkNavigationRoom: CollectionBeforeChangeHook<Page> = async ({ data, originalDoc, req }) => {
+  if ((data as { inNavigation?: unknown }).inNavigation !== true) return data
+  const items = await navItems(req)
+  if (originalDoc?.id !== undefined && items.some((item) => linksTo(item, originalDoc.id))) return data
+  if (items.length >= HEADER_NAV_MAX) {
+    throw new ValidationError(
+      { collection: 'pages', errors: [{ path: 'inNavigation', message: adminMessage(req, 'navigationFull', { max: String(HEADER_NAV_MAX) }) }] },
+      req.t,
+    )
+  }
+  return data
 }
 
 /** Adds or removes the page's link when the box was sent changed; the link is labelled with the page's title. */
