@@ -105,7 +105,9 @@ describe('a page goes into the navigation from its sidebar', () => {
     const title = `Roadworks ${tag}`
     const page = await api<{ doc: { id: number } }>(editor, 'POST', '/api/pages', { title, slug: `roadworks-${tag}`, _status: 'published', layout: [] })
     await openAdmin(editor, `${baseUrl}/admin/collections/pages/${page.doc.id}`)
-    await editor.locator('#field-inNavigation').check()
+    const box = editor.getByRole('checkbox', { name: /show in the header navigation/i })
+    await editor.getByText('Show in the header navigation', { exact: true }).click()
+    await expect(box.isChecked()).resolves.toBe(true)
     await editor.getByRole('button', { name: /publish changes/i }).click()
     await editor.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
     await screenshot(editor, 'page-in-navigation')

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { accounts } from '../helpers/accounts'
 
-import { launchBrowser, openAdmin, screenshot } from './browser'
+import { richText } from '../../src/seed/richText'
+
+import { api, launchBrowser, openAdmin, screenshot } from './browser'
 import { type OwnServer, startOwnServer } from './own-server'
 
 // The first sign-up needs a server nobody has signed up to yet: on the shared one, whichever file
@@ -90,7 +92,13 @@ describe('an editor publishes, a citizen reads', () => {
   })
 
   it('shows no AI button or AI queue while the AI helper is off', async () => {
-    await openAdmin(editor, `${baseUrl}/admin/collections/posts/create`)
+    const post = await api<{ doc: { id: number } }>(editor, 'POST', '/api/posts', {
+      title: 'Tram line 3',
+      slug: 'tram-line-3',
+      _status: 'published',
+      content: richText('The tram runs every ten minutes.'),
+    })
+    await openAdmin(editor, `${baseUrl}/admin/collections/posts/${post.doc.id}`)
     await editor.locator('#field-title').waitFor()
     await expect(editor.getByRole('button', { name: /with AI/i }).count()).resolves.toBe(0)
     await expect(editor.getByRole('link', { name: /AI drafts/i }).count()).resolves.toBe(0)
