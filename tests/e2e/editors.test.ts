@@ -92,9 +92,15 @@ describe('a page is checked against its layers when it is published', () => {
 
     await openAdmin(editor, `${baseUrl}/admin/collections/pages/${page.doc.id}`)
     await editor.getByRole('button', { name: /publish changes/i }).click()
-    await editor.getByText(/Block 1 \(KPI card\) > Attribute/).first().waitFor({ timeout: 30_000 })
-    await expect(editor.getByText(/Not an attribute of the layer .*: pm10/).count()).resolves.toBeGreaterThan(0)
-    await screenshot(editor, 'kpi-missing-attribute-refused')
+    try {
+      // The refusal: a toast, and under the KPI card's attribute the reason naming the attribute.
+      await editor.getByText(/Not an attribute of the layer .*: pm10/).first().waitFor({ timeout: 30_000 })
+      await editor.getByText(/invalid/i).first().waitFor({ timeout: 30_000 })
+    } finally {
+      await screenshot(editor, 'kpi-missing-attribute-refused')
+    }
+    // The KPI card's row is the one marked as holding the error.
+    await expect(editor.locator('.blocks-field__row--has-errors', { hasText: 'KPI card' }).count()).resolves.toBe(1)
     const published = await api<{ totalDocs: number }>(editor, 'GET', `/api/pages?where[id][equals]=${page.doc.id}&where[_status][equals]=published`)
     expect(published.totalDocs).toBe(0)
   })

@@ -32,7 +32,7 @@ async function createPage(page: Page, title: string, slug: string, action: 'publ
   if (action === 'publish') {
     await page.getByRole('button', { name: /publish changes/i }).click()
     await page.waitForURL(/\/admin\/collections\/pages\/\d+/, { timeout: 30_000 })
-    await page.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
+    await page.getByText(/updated successfully|published successfully|successfully created/i).first().waitFor({ timeout: 30_000 })
     return
   }
   // Pages validate drafts: the page exists once "Save draft" succeeds, and autosave keeps it from then on.

@@ -40,7 +40,8 @@ export const Pages: CollectionConfig = {
       virtual: true,
       access: { read: ({ req }) => userIsStaff(req.user), update: ({ req }) => userIsStaff(req.user) },
       hooks: { afterRead: [readInNavigation] },
-      admin: { position: 'sidebar', description: 'Adds a link to this page to the site’s header (Header → Nav items); untick to remove it.' },
+      // Virtual fields are read-only in the admin unless they say otherwise.
+      admin: { position: 'sidebar', readOnly: false, description: 'Adds a link to this page to the site’s header (Header → Nav items); untick to remove it.' },
     },
     {
       type: 'tabs',
