@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 
 import type { SecurityServer } from './global-setup'
 import { call, expectRefusal, servers } from './http'
@@ -6,10 +6,22 @@ import { call, expectRefusal, servers } from './http'
 const SANTANDER = { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 }
 const unique = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`
 
+// Files share the servers: the cities found are put back afterwards.
+const citiesFound = new Map<string, unknown>()
 async function onlySantander(server: SecurityServer) {
+  if (!citiesFound.has(server.name)) {
+    const settings = (await (await call(server, 'admin', 'GET', '/api/globals/site-settings?depth=0')).json()) as { cities?: unknown }
+    citiesFound.set(server.name, settings.cities ?? [])
+  }
   const response = await call(server, 'admin', 'POST', '/api/globals/site-settings', { cities: [SANTANDER] })
   expect(response.status, await response.clone().text()).toBe(200)
 }
+
+afterAll(async () => {
+  for (const server of servers()) {
+    if (citiesFound.has(server.name)) await call(server, 'admin', 'POST', '/api/globals/site-settings', { cities: citiesFound.get(server.name) })
+  }
+})
 
 // The layer editor's broker discovery and the page's navigation box: who may use them, and what
 // they may reach.
