@@ -26,6 +26,7 @@ import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
 import { gatewayKeyWarning } from '@/ai/settings'
+import { adminI18n } from '@/i18n/admin'
 import { addRequestIdToError, quietRefusals, REFUSAL_LOGGING_LEVELS } from '@/hooks/refusal'
 import { currentRequestId } from '@/server/requestContext'
 import { guardQueryInput } from '@/hooks/guardQueryInput'
@@ -50,6 +51,8 @@ export default buildConfig({
   logger: { options: { level: settings.LOG_LEVEL, mixin: () => ({ requestId: currentRequestId() }), hooks: { logMethod: quietRefusals } } },
   loggingLevels: REFUSAL_LOGGING_LEVELS,
   hooks: { afterError: [addRequestIdToError] },
+  // The admin speaks English, Spanish and Portuguese (the editor's choice, else the browser's).
+  i18n: adminI18n,
   collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions],
   globals: [Header, Footer, SiteSettings],
   admin: {

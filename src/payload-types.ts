@@ -159,9 +159,13 @@ export interface Page {
   id: number;
   title: string;
   /**
-   * The city (broker tenant) this dashboard shows; empty = the site's default city.
+   * The city this dashboard shows, from Site settings → Cities; empty = the site's default city.
    */
   tenant?: string | null;
+  /**
+   * Adds a link to this page to the site’s header (Header → Nav items); untick to remove it.
+   */
+  inNavigation?: boolean | null;
   layout?:
     | (
         | MapViewBlock
@@ -199,7 +203,7 @@ export interface Page {
 export interface MapViewBlock {
   title: string;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   layers: (number | MapLayer)[];
@@ -230,16 +234,20 @@ export interface MapLayer {
   public?: boolean | null;
   entityType: string;
   /**
-   * Only these attributes leave the server (plus id, type, location and observation time).
+   * Picked from the broker’s attributes of the type. Only these leave the server (plus id, type, location and observation time).
    */
   attributes: string[];
   /**
-   * Shown in the map popup, in this order; each must be one of the attributes above.
+   * Those of the attributes above whose values are text, not numbers: KPI statistics and charts refuse them. Filled from the broker’s sample when attributes are picked.
+   */
+  textAttributes?: string[] | null;
+  /**
+   * Shown in the map popup, in this order; each one of the attributes above.
    */
   popupAttributes?: string[] | null;
   source?: {
     /**
-     * Fixes the layer to one city (tenant). Empty: the city the page shows.
+     * Fixes the layer to one city of Site settings → Cities. Empty: the city the page shows.
      */
     tenant?: string | null;
     /**
@@ -302,7 +310,7 @@ export interface KpiCardBlock {
   layer: number | MapLayer;
   statistic: 'count' | 'average' | 'min' | 'max' | 'sum';
   /**
-   * One of the layer’s attributes
+   * One of the layer’s numeric attributes
    */
   attribute?: string | null;
   /**
@@ -310,7 +318,7 @@ export interface KpiCardBlock {
    */
   unit?: string | null;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   id?: string | null;
@@ -335,7 +343,7 @@ export interface ChartBlock {
    */
   entity?: string | null;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   id?: string | null;
@@ -355,7 +363,7 @@ export interface EntityTableBlock {
   columns?: string[] | null;
   pageSize?: number | null;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   id?: string | null;
@@ -371,7 +379,7 @@ export interface AlertsPanelBlock {
   layers: (number | MapLayer)[];
   minimumLevel?: ('info' | 'warning' | 'critical') | null;
   /**
-   * A tenant from Site settings → Cities. Empty: the page's city, which citizens can switch.
+   * A city from Site settings → Cities. Empty: the page's city, which citizens can switch.
    */
   city?: string | null;
   id?: string | null;
@@ -550,7 +558,7 @@ export interface User {
   /**
    * Admins manage everything; editors write content; viewers read the admin only.
    */
-  role: 'admin' | 'editor' | 'viewer';
+  role?: ('admin' | 'editor' | 'viewer') | null;
   firstAdminClaim?: string | null;
   updatedAt: string;
   createdAt: string;
@@ -730,9 +738,6 @@ export interface Question {
    */
   city?: string | null;
   status: 'received' | 'answered' | 'declined';
-  /**
-   * Public once the status is answered. Write it yourself or apply an approved AI draft.
-   */
   answer?: string | null;
   answeredAt?: string | null;
   /**
@@ -1000,6 +1005,7 @@ export interface PayloadMigration {
 export interface PagesSelect<T extends boolean = true> {
   title?: T;
   tenant?: T;
+  inNavigation?: T;
   layout?:
     | T
     | {
@@ -1275,6 +1281,7 @@ export interface MapLayersSelect<T extends boolean = true> {
   public?: T;
   entityType?: T;
   attributes?: T;
+  textAttributes?: T;
   popupAttributes?: T;
   source?:
     | T

@@ -30,11 +30,18 @@ export function modelChainFor(siteSettings: Pick<SiteSetting, 'ai'>): string[] {
   return override.length > 0 ? [first, ...override] : [...gatewayClient().models]
 }
 
+// Admins switch tasks off in Site settings; a task the settings do not mention stays on.
+const taskOn = (siteSettings: Pick<SiteSetting, 'ai'>, task: AiTaskName) => env().ENABLE_AI && siteSettings.ai?.[task] !== false
+
+/** Whether the AI helper drafts `task`: what decides if editors see its buttons and hints at all. */
+export async function aiTaskEnabled(payload: Payload, task: AiTaskName): Promise<boolean> {
+  return env().ENABLE_AI && taskOn(await readGlobal(payload, 'site-settings'), task)
+}
+
 /** What runAiTask needs: on only with ENABLE_AI=true and the task allowed in Site settings. */
 export async function aiSettingsFor(payload: Payload, task: AiTaskName): Promise<FallbackModeSettings> {
   const siteSettings = await readGlobal(payload, 'site-settings')
-  // Admins switch tasks off in Site settings; a task the settings do not mention stays on.
-  const enabled = env().ENABLE_AI && siteSettings.ai?.[task] !== false
+  const enabled = taskOn(siteSettings, task)
   return {
     enabled,
     gateway: enabled ? gatewayClient() : undefined,

@@ -23,6 +23,7 @@ async function seedMapLayers(payload: Payload, context: Context) {
     public: true,
     entityType: 'AirQualityObserved',
     attributes: ['name', 'no2', 'pm10', 'pm25', 'airQualityLevel'],
+    textAttributes: ['name', 'airQualityLevel'],
     popupAttributes: ['no2', 'pm10', 'pm25', 'airQualityLevel'],
     style: { colour: '#2e7d32', radius: 7, icon: 'square', colourBy: 'alert', cluster: false },
     alertRules: [
@@ -38,6 +39,7 @@ async function seedMapLayers(payload: Payload, context: Context) {
     public: true,
     entityType: 'WeatherObserved',
     attributes: ['name', 'temperature', 'relativeHumidity', 'windSpeed'],
+    textAttributes: ['name'],
     popupAttributes: ['temperature', 'relativeHumidity', 'windSpeed'],
     style: { colour: '#1565c0', radius: 7, icon: 'triangle', colourBy: 'style', cluster: false },
     refreshSeconds: 120,
@@ -49,6 +51,7 @@ async function seedMapLayers(payload: Payload, context: Context) {
     public: true,
     entityType: 'Device',
     attributes: ['name', 'batteryLevel', 'deviceState'],
+    textAttributes: ['name', 'deviceState'],
     popupAttributes: ['batteryLevel', 'deviceState'],
     style: { colour: '#6a1b9a', radius: 6, icon: 'star', colourBy: 'alert', cluster: true },
     alertRules: [{ attribute: 'batteryLevel', operator: 'lt', value: '0.15', level: 'warning', message: 'Battery at {value}: replace soon' }],

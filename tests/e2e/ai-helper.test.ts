@@ -45,7 +45,7 @@ describe('an editor drafts a post with AI, approves, applies and publishes it by
     await page.keyboard.type(post.original)
     await page.getByRole('button', { name: /publish changes/i }).click()
     await page.waitForURL(/\/admin\/collections\/posts\/\d+/, { timeout: 30_000 })
-    await page.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
+    await page.getByText(/updated successfully|published successfully|successfully created/i).first().waitFor({ timeout: 30_000 })
     postUrl = page.url()
     expect(await citizenSees()).toContain(post.original)
   })

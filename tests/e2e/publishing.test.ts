@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { accounts } from '../helpers/accounts'
 
-import { launchBrowser, openAdmin, screenshot } from './browser'
+import { richText } from '../../src/seed/richText'
+
+import { api, launchBrowser, openAdmin, screenshot } from './browser'
 import { type OwnServer, startOwnServer } from './own-server'
 
 // The first sign-up needs a server nobody has signed up to yet: on the shared one, whichever file
@@ -30,10 +32,11 @@ async function createPage(page: Page, title: string, slug: string, action: 'publ
   if (action === 'publish') {
     await page.getByRole('button', { name: /publish changes/i }).click()
     await page.waitForURL(/\/admin\/collections\/pages\/\d+/, { timeout: 30_000 })
-    await page.getByText(/updated successfully|published successfully/i).first().waitFor({ timeout: 30_000 })
+    await page.getByText(/updated successfully|published successfully|successfully created/i).first().waitFor({ timeout: 30_000 })
     return
   }
-  // Pages autosave: the editor's typing becomes a draft without a button; wait until the editor can read it back.
+  // Pages validate drafts: the page exists once "Save draft" succeeds, and autosave keeps it from then on.
+  await page.getByRole('button', { name: /save draft/i }).click()
   await page.waitForURL(/\/admin\/collections\/pages\/\d+/, { timeout: 30_000 })
   await expect
     .poll(
@@ -54,6 +57,10 @@ describe('an editor publishes, a citizen reads', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     editor = await context.newPage()
     await openAdmin(editor, `${baseUrl}/admin`, /create-first-user/)
+    // The screen says what the account becomes; no role picker offers "Viewer".
+    await expect(editor.getByText(/first account becomes the site’s administrator/i).isVisible()).resolves.toBe(true)
+    await expect(editor.getByText(/^Viewer$/).count()).resolves.toBe(0)
+    await screenshot(editor, 'first-account-administrator')
     const { email, password } = accounts.admin
     await editor.locator('#field-email').fill(email)
     await editor.locator('#field-password').fill(password)
@@ -73,6 +80,28 @@ describe('an editor publishes, a citizen reads', () => {
     await expect(citizen.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Air quality this week')
     await screenshot(citizen, 'citizen-published-page')
     await citizen.close()
+  })
+
+  it('"Create new" left without saving leaves no page behind', async () => {
+    const count = () => editor.evaluate(async () => ((await (await fetch('/api/pages?draft=true&limit=0')).json()) as { totalDocs: number }).totalDocs)
+    const before = await count()
+    await openAdmin(editor, `${baseUrl}/admin/collections/pages/create`)
+    expect(editor.url()).toMatch(/\/pages\/create$/)
+    await openAdmin(editor, `${baseUrl}/admin/collections/pages`)
+    expect(await count()).toBe(before)
+  })
+
+  it('shows no AI button or AI queue while the AI helper is off', async () => {
+    const post = await api<{ doc: { id: number } }>(editor, 'POST', '/api/posts', {
+      title: 'Tram line 3',
+      slug: 'tram-line-3',
+      _status: 'published',
+      content: richText('The tram runs every ten minutes.'),
+    })
+    await openAdmin(editor, `${baseUrl}/admin/collections/posts/${post.doc.id}`)
+    await editor.locator('#field-title').waitFor()
+    await expect(editor.getByRole('button', { name: /with AI/i }).count()).resolves.toBe(0)
+    await expect(editor.getByRole('link', { name: /AI drafts/i }).count()).resolves.toBe(0)
   })
 
   it('keeps a draft hidden from citizens', async () => {

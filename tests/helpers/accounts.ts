@@ -7,7 +7,7 @@ import type { User } from '@/payload-types'
  * server (integration, security, replicas, end-to-end) or through the Local API (integration).
  */
 
-export type Role = User['role']
+export type Role = NonNullable<User['role']>
 export const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly Role[]
 
 export type Credentials = { email: string; password: string }

@@ -8,7 +8,7 @@ export const AlertsPanelBlock: Block = {
   labels: { singular: 'Alerts panel', plural: 'Alerts panels' },
   fields: [
     { name: 'title', type: 'text', required: true, defaultValue: 'Alerts now', maxLength: 120 },
-    layersField({ hasMany: true }),
+    layersField({ hasMany: true, needsAlertRules: true }),
     {
       name: 'minimumLevel',
       type: 'select',

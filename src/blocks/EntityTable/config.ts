@@ -1,6 +1,6 @@
 import type { Block } from 'payload'
 
-import { cityField, layersField, validateAttributeName } from '@/fields/dashboard'
+import { cityField, layersField, validateColumnAttributes } from '@/fields/dashboard'
 
 export const EntityTableBlock: Block = {
   slug: 'entityTable',
@@ -13,14 +13,8 @@ export const EntityTableBlock: Block = {
       name: 'columns',
       type: 'text',
       hasMany: true,
-      validate: (values: string[] | null | undefined, options) => {
-        for (const value of values ?? []) {
-          const result = validateAttributeName(value, options as never)
-          if (result !== true) return result
-        }
-        return true
-      },
-      admin: { description: 'Attributes to show, in order; empty: all the layer’s attributes' },
+      validate: validateColumnAttributes,
+      admin: { description: 'Attributes to show, in order; empty: all the layer’s attributes', components: { Field: '@/fields/LayerAttributeSelect#LayerAttributeSelect' } },
     },
     { name: 'pageSize', type: 'number', min: 5, max: 200, defaultValue: 20 },
     cityField,

@@ -1,6 +1,6 @@
-import type { Block, TextFieldSingleValidation } from 'payload'
+import type { Block } from 'payload'
 
-import { cityField, layersField, validateAttributeName } from '@/fields/dashboard'
+import { cityField, layersField, validateStatisticAttribute } from '@/fields/dashboard'
 import { STATISTICS } from '@/layers/shared/statistics'
 
 export const KpiCardBlock: Block = {
@@ -23,12 +23,12 @@ export const KpiCardBlock: Block = {
         {
           name: 'attribute',
           type: 'text',
-          validate: ((value, options) => {
-            const statistic = (options.siblingData as { statistic?: string }).statistic
-            if (statistic !== 'count' && !value) return 'Which attribute to aggregate?'
-            return validateAttributeName(value, options)
-          }) satisfies TextFieldSingleValidation,
-          admin: { condition: (_, sibling) => sibling?.statistic !== 'count', description: 'One of the layer’s attributes' },
+          validate: validateStatisticAttribute,
+          admin: {
+            condition: (_, sibling) => sibling?.statistic !== 'count',
+            description: 'One of the layer’s numeric attributes',
+            components: { Field: '@/fields/LayerAttributeSelect#LayerAttributeSelect' },
+          },
         },
         { name: 'unit', type: 'text', maxLength: 16, admin: { description: 'Empty: the unit the broker gives' } },
       ],

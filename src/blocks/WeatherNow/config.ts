@@ -11,6 +11,7 @@ export const WeatherNowBlock: Block = {
     {
       ...(cityField as TextField),
       admin: {
+        ...(cityField as TextField).admin,
         description:
           "The city whose current weather is shown (from /api/weather: WEATHER_API_URL and WEATHER_API_KEY on the server). Empty: the page's city. Without a key, editors see a note and citizens nothing.",
       },

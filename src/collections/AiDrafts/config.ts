@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { isAdmin, isStaff, nobody, userIsStaff } from '@/access'
 import { taskNames } from '@/ai'
+import { env } from '@/env'
 
 import { enforceDraftWorkflow } from './hooks/enforceDraftWorkflow'
 import { AI_DRAFT_STATUSES } from './status'
@@ -26,6 +27,8 @@ export const AiDrafts: CollectionConfig = {
   },
   defaultSort: '-createdAt',
   admin: {
+    // With the AI helper off there is nothing to review: the queue leaves the navigation.
+    hidden: () => !env().ENABLE_AI,
     group: 'AI helper',
     useAsTitle: 'task',
     defaultColumns: ['task', 'status', 'target', 'createdAt'],

@@ -3,13 +3,14 @@ import type { CollectionConfig, Field } from 'payload'
 import { isStaff, memberAdmin, memberFieldAccess, readLayerAccess } from '@/access'
 import { ALERT_LEVELS, ALERT_OPERATOR_LABELS, ALERT_OPERATORS } from '@/alerts'
 import { draftWithAiField } from '@/collections/AiDrafts/fields'
+import { cityFieldOf } from '@/fields/dashboard'
 import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, HEX_COLOUR, HEX_COLOUR_RULE } from '@/ngsi/names'
 
-import { validContextUrl, validEntityType, validTenant, matches } from './validators'
+import { validContextUrl, validEntityType, matches } from './validators'
 
 const attributeNames = (value: unknown): true | string =>
   value === null || value === undefined || (Array.isArray(value) && value.every((name) => typeof name === 'string' && ATTRIBUTE_NAME.test(name)))
@@ -20,12 +21,18 @@ const attributeNames = (value: unknown): true | string =>
 // filters and its rules are for members (the server reads them with overrideAccess).
 const membersOnly = { read: memberFieldAccess }
 
+// Attributes are picked, not typed: the layer's from the broker's (with a sample value and unit
+// each), the others from the layer's own.
+const BROKER_ATTRIBUTES = '@/collections/MapLayers/components/AttributeFields#BrokerAttributesField'
+const LAYER_ATTRIBUTES = '@/collections/MapLayers/components/AttributeFields#LayerAttributesField'
+
 const attributeField = (name: string, label: string): Field => ({
   name,
   label,
   type: 'text',
   required: true,
   validate: matches(ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE),
+  admin: { components: { Field: LAYER_ATTRIBUTES } },
 })
 
 export const MapLayers: CollectionConfig = {
@@ -72,7 +79,24 @@ export const MapLayers: CollectionConfig = {
       required: true,
       maxRows: 30,
       validate: attributeNames,
-      admin: { description: 'Only these attributes leave the server (plus id, type, location and observation time).' },
+      admin: {
+        description: 'Picked from the broker’s attributes of the type. Only these leave the server (plus id, type, location and observation time).',
+        components: { Field: BROKER_ATTRIBUTES },
+      },
+    },
+    {
+      name: 'textAttributes',
+      label: 'Attributes holding text',
+      access: membersOnly,
+      type: 'text',
+      hasMany: true,
+      maxRows: 30,
+      validate: attributeNames,
+      admin: {
+        description:
+          'Those of the attributes above whose values are text, not numbers: KPI statistics and charts refuse them. Filled from the broker’s sample when attributes are picked.',
+        components: { Field: LAYER_ATTRIBUTES },
+      },
     },
     {
       name: 'popupAttributes',
@@ -81,7 +105,7 @@ export const MapLayers: CollectionConfig = {
       hasMany: true,
       maxRows: 10,
       validate: attributeNames,
-      admin: { description: 'Shown in the map popup, in this order; each must be one of the attributes above.' },
+      admin: { description: 'Shown in the map popup, in this order; each one of the attributes above.', components: { Field: LAYER_ATTRIBUTES } },
     },
     {
       name: 'brokerPreview',
@@ -93,12 +117,7 @@ export const MapLayers: CollectionConfig = {
       access: membersOnly,
       type: 'group',
       fields: [
-        {
-          name: 'tenant',
-          type: 'text',
-          validate: validTenant,
-          admin: { description: 'Fixes the layer to one city (tenant). Empty: the city the page shows.' },
-        },
+        cityFieldOf('tenant', 'Fixes the layer to one city of Site settings → Cities. Empty: the city the page shows.'),
         {
           name: 'contextUrl',
           label: '@context URL',

@@ -1,12 +1,13 @@
 import type { CollectionConfig } from 'payload'
 
-import { isMember, isStaff, memberAdmin, publishedOrMember } from '@/access'
+import { isMember, isStaff, memberAdmin, publishedOrMember, userIsStaff } from '@/access'
 import { pageBlocks } from '@/blocks'
+import { cityFieldOf } from '@/fields/dashboard'
 import { seoTab } from '@/fields/seoTab'
 import { slugField } from '@/fields/slug'
-import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { previewPath } from '@/site/paths'
 
+import { checkNavigationRoom, dropFromNavigation, readInNavigation, syncNavigation } from './hooks/navigation'
 import { revalidatePage, revalidatePageDelete } from './hooks/revalidatePage'
 
 export const Pages: CollectionConfig = {
@@ -30,15 +31,17 @@ export const Pages: CollectionConfig = {
   defaultPopulate: { title: true, slug: true },
   fields: [
     { name: 'title', type: 'text', required: true, maxLength: 160 },
+    cityFieldOf('tenant', "The city this dashboard shows, from Site settings → Cities; empty = the site's default city.", { position: 'sidebar' }),
     {
-      name: 'tenant',
-      type: 'text',
-      admin: {
-        position: 'sidebar',
-        description: "The city (broker tenant) this dashboard shows; empty = the site's default city.",
-      },
-      validate: (value: string | null | undefined) =>
-        !value || TENANT_NAME.test(value) ? true : TENANT_NAME_RULE,
+      // A view of the Header global's nav items (hooks/navigation.ts): never stored on the page.
+      name: 'inNavigation',
+      type: 'checkbox',
+      label: 'Show in the header navigation',
+      virtual: true,
+      access: { read: ({ req }) => userIsStaff(req.user), update: ({ req }) => userIsStaff(req.user) },
+      hooks: { afterRead: [readInNavigation] },
+      // Virtual fields are read-only in the admin unless they say otherwise.
+      admin: { position: 'sidebar', readOnly: false, description: 'Adds a link to this page to the site’s header (Header → Nav items); untick to remove it.' },
     },
     {
       type: 'tabs',
@@ -51,11 +54,15 @@ export const Pages: CollectionConfig = {
     slugField(),
   ],
   hooks: {
-    afterChange: [revalidatePage],
-    afterDelete: [revalidatePageDelete],
+    beforeChange: [checkNavigationRoom],
+    afterChange: [revalidatePage, syncNavigation],
+    afterDelete: [revalidatePageDelete, dropFromNavigation],
   },
   versions: {
-    drafts: { autosave: { interval: 375 }, schedulePublish: true },
+    // Drafts are validated like published pages: "Create new" then makes no document until the
+    // first valid save (Payload creates an autosaved draft on the visit otherwise), and a draft
+    // with a broken data block is refused when saved as when published, by hand or by schedule.
+    drafts: { autosave: { interval: 375 }, schedulePublish: true, validate: true },
     maxPerDoc: 50,
   },
 }

@@ -98,7 +98,8 @@ export const Posts: CollectionConfig = {
     afterDelete: [revalidatePostDelete],
   },
   versions: {
-    drafts: { autosave: { interval: 375 }, schedulePublish: true },
+    // Validated drafts, as pages: "Create new" makes no post until the first valid save.
+    drafts: { autosave: { interval: 375 }, schedulePublish: true, validate: true },
     maxPerDoc: 50,
   },
 }

@@ -1,6 +1,7 @@
 import type { Access, CollectionConfig } from 'payload'
 
 import { adminFieldAccess, isStaff, memberAdmin, nobody, userIsMember } from '@/access'
+import { env } from '@/env'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 
 import { checkAnswer, revalidateQuestions } from './hooks/answer'
@@ -55,7 +56,9 @@ export const Questions: CollectionConfig = {
       name: 'answer',
       type: 'textarea',
       maxLength: 3000,
-      admin: { description: 'Public once the status is answered. Write it yourself or apply an approved AI draft.' },
+      admin: {
+        description: () => (env().ENABLE_AI ? 'Public once the status is answered. Write it yourself or apply an approved AI draft.' : 'Public once the status is answered.'),
+      },
     },
     { name: 'answeredAt', type: 'date', admin: { position: 'sidebar', readOnly: true } },
     {
@@ -74,7 +77,7 @@ export const Questions: CollectionConfig = {
       type: 'relationship',
       relationTo: 'ai-drafts',
       access: { read: ({ req }) => userIsMember(req.user) },
-      admin: { position: 'sidebar', readOnly: true, description: 'The approved AI draft the answer came from.' },
+      admin: { position: 'sidebar', readOnly: true, description: 'The approved AI draft the answer came from.', condition: () => env().ENABLE_AI },
     },
   ],
 }

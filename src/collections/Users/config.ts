@@ -76,6 +76,17 @@ export const Users: CollectionConfig = {
       admin: {
         position: 'sidebar',
         description: 'Admins manage everything; editors write content; viewers read the admin only.',
+        // Only a signed-in admin picks roles; the first-account screen (nobody signed in) says instead that it makes the administrator.
+        condition: (_data, _siblingData, { user }) => Boolean(user),
+      },
+    },
+    {
+      name: 'firstAccountNote',
+      type: 'ui',
+      admin: {
+        position: 'sidebar',
+        condition: (_data, _siblingData, { user }) => !user,
+        components: { Field: '@/collections/Users/components/FirstAccountNote#FirstAccountNote' },
       },
     },
     {

@@ -80,7 +80,7 @@ describe('a Chart block charts attributes of its layer', () => {
       })
     const slug = `chart-unknown-${Date.now()}`
     const refusal = (await page(['no2', 'temperature'], slug).catch((error: unknown) => error)) as { data?: { errors?: { message: string }[] } }
-    expect(refusal.data?.errors?.map(({ message }) => message)).toEqual([expect.stringMatching(/^Not an attribute of "Chart check \d+": temperature\. Its attributes: name, no2/)])
+    expect(refusal.data?.errors?.map(({ message }) => message)).toEqual([expect.stringMatching(/^Not an attribute of the layer "Chart check \d+": temperature\. Its attributes: name, no2/)])
     expect((await payload.find({ collection: 'pages', where: { slug: { equals: slug } } })).totalDocs).toBe(0)
     await expect(page(['no2'], `chart-known-${Date.now()}`)).resolves.toMatchObject({ layout: [{ attributes: ['no2'] }] })
   })

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { User } from '@/payload-types'
 
-import { authHeaders, createUserLocally, PASSWORD, signIn, signInLocally } from '../../helpers/accounts'
+import { authHeaders, createUserLocally, PASSWORD, type Role, signIn, signInLocally } from '../../helpers/accounts'
 import { startPayloadApi } from '../helpers/payload'
 
 // ASVS 2.1.6 over the REST and GraphQL handlers, as a browser reaches them: changing one's own
@@ -36,7 +36,7 @@ async function send(method: string, path: string, { token, client, body }: { tok
 const attemptSignIn = (email: string, password: string, client = newClient()) => send('POST', '/api/users/login', { client, body: { email, password } })
 
 /** A fresh account made by trusted server code, signed in over HTTP. */
-async function account(role: User['role'] = 'viewer'): Promise<Account> {
+async function account(role: Role = 'viewer'): Promise<Account> {
   const email = `owner-${++accounts}-${process.pid}@example.org`
   const { id } = await createUserLocally(payload, { email, password: PASSWORD, role })
   const { token } = await signIn(baseUrl, { email, password: PASSWORD }, { 'x-forwarded-for': newClient() })

@@ -1,3 +1,5 @@
+import { CitySelect as CitySelect_a6b1508014cb017adfd494d0b1223b59 } from '@/fields/CitySelect'
+import { LayerAttributeSelect as LayerAttributeSelect_24551ec62d1141f1965eb37826004fb8 } from '@/fields/LayerAttributeSelect'
 import { RscEntryLexicalCell as RscEntryLexicalCell_44fe37237e0ebf4470c9990d8cb7b07e } from '@payloadcms/richtext-lexical/rsc'
 import { RscEntryLexicalField as RscEntryLexicalField_44fe37237e0ebf4470c9990d8cb7b07e } from '@payloadcms/richtext-lexical/rsc'
 import { LexicalDiffComponent as LexicalDiffComponent_44fe37237e0ebf4470c9990d8cb7b07e } from '@payloadcms/richtext-lexical/rsc'
@@ -28,8 +30,11 @@ import { MetaDescriptionComponent as MetaDescriptionComponent_a8a977ebc872c5d5ea
 import { PreviewComponent as PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { DraftWithAi as DraftWithAi_46508ede8290875e3583d307dff8f818 } from '@/collections/AiDrafts/components/DraftWithAi'
 import { EntityTypeField as EntityTypeField_3d1e8c315c84429efc4a0dc5db0662f8 } from '@/collections/MapLayers/components/EntityTypeField'
+import { BrokerAttributesField as BrokerAttributesField_928adf80569d6a3bca51d3ba99ca6c29 } from '@/collections/MapLayers/components/AttributeFields'
+import { LayerAttributesField as LayerAttributesField_928adf80569d6a3bca51d3ba99ca6c29 } from '@/collections/MapLayers/components/AttributeFields'
 import { BrokerPreview as BrokerPreview_99bae9e414aa3536d347487961cf55ec } from '@/collections/MapLayers/components/BrokerPreview'
 import { CurrentPasswordField as CurrentPasswordField_251be029e805c6a9ca42e5770036ec46 } from '@/collections/Users/components/CurrentPasswordField'
+import { FirstAccountNote as FirstAccountNote_39f21831ae48bd783a87599066177acb } from '@/collections/Users/components/FirstAccountNote'
 import { ReviewActions as ReviewActions_86e1f095f872ab14d8a1b824821f3569 } from '@/collections/AiDrafts/components/ReviewActions'
 import { TargetCell as TargetCell_598a25e89830baa421223e0e28312779 } from '@/collections/AiDrafts/components/TargetCell'
 import { LinkToDoc as LinkToDoc_aead06e4cbf6b2620c5c51c9ab283634 } from '@payloadcms/plugin-search/client'
@@ -45,6 +50,8 @@ import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } f
 
 /** @type import('payload').ImportMap */
 export const importMap = {
+  "@/fields/CitySelect#CitySelect": CitySelect_a6b1508014cb017adfd494d0b1223b59,
+  "@/fields/LayerAttributeSelect#LayerAttributeSelect": LayerAttributeSelect_24551ec62d1141f1965eb37826004fb8,
   "@payloadcms/richtext-lexical/rsc#RscEntryLexicalCell": RscEntryLexicalCell_44fe37237e0ebf4470c9990d8cb7b07e,
   "@payloadcms/richtext-lexical/rsc#RscEntryLexicalField": RscEntryLexicalField_44fe37237e0ebf4470c9990d8cb7b07e,
   "@payloadcms/richtext-lexical/rsc#LexicalDiffComponent": LexicalDiffComponent_44fe37237e0ebf4470c9990d8cb7b07e,
@@ -75,8 +82,11 @@ export const importMap = {
   "@payloadcms/plugin-seo/client#PreviewComponent": PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@/collections/AiDrafts/components/DraftWithAi#DraftWithAi": DraftWithAi_46508ede8290875e3583d307dff8f818,
   "@/collections/MapLayers/components/EntityTypeField#EntityTypeField": EntityTypeField_3d1e8c315c84429efc4a0dc5db0662f8,
+  "@/collections/MapLayers/components/AttributeFields#BrokerAttributesField": BrokerAttributesField_928adf80569d6a3bca51d3ba99ca6c29,
+  "@/collections/MapLayers/components/AttributeFields#LayerAttributesField": LayerAttributesField_928adf80569d6a3bca51d3ba99ca6c29,
   "@/collections/MapLayers/components/BrokerPreview#BrokerPreview": BrokerPreview_99bae9e414aa3536d347487961cf55ec,
   "@/collections/Users/components/CurrentPasswordField#CurrentPasswordField": CurrentPasswordField_251be029e805c6a9ca42e5770036ec46,
+  "@/collections/Users/components/FirstAccountNote#FirstAccountNote": FirstAccountNote_39f21831ae48bd783a87599066177acb,
   "@/collections/AiDrafts/components/ReviewActions#ReviewActions": ReviewActions_86e1f095f872ab14d8a1b824821f3569,
   "@/collections/AiDrafts/components/TargetCell#TargetCell": TargetCell_598a25e89830baa421223e0e28312779,
   "@payloadcms/plugin-search/client#LinkToDoc": LinkToDoc_aead06e4cbf6b2620c5c51c9ab283634,

@@ -1,5 +1,7 @@
 import type { CollectionSlug, Payload } from 'payload'
 
+import { aiTaskEnabled } from '@/ai/settings'
+
 import type { EditorAiTask } from '../fields'
 import { fieldAiSettings } from '../fieldSettings'
 import { findTarget } from '../targets'
@@ -7,9 +9,12 @@ import { DraftWithAiButton } from './DraftWithAiButton'
 
 type Props = { payload: Payload; collectionSlug: CollectionSlug; task: EditorAiTask; field: string; label: string }
 
-/** Server side of the button: field `custom.ai` settings are server-only, so the decision to show it is made here. */
-export function DraftWithAi({ payload, collectionSlug, task, field, label }: Props) {
-  if (!fieldAiSettings(payload, collectionSlug, field).enabled) return null
+/**
+ * Server side of the button: shown only while the AI helper drafts this task (ENABLE_AI and Site
+ * settings → AI) and the field allows it (its `custom.ai` settings are server-only).
+ */
+export async function DraftWithAi({ payload, collectionSlug, task, field, label }: Props) {
+  if (!fieldAiSettings(payload, collectionSlug, field).enabled || !(await aiTaskEnabled(payload, task))) return null
   const insertsApproved = findTarget(task, { collection: collectionSlug, field })?.apply === 'editor-form'
   return <DraftWithAiButton task={task} field={field} label={label} insertsApproved={insertsApproved} />
 }

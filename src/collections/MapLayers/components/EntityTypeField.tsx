@@ -1,49 +1,49 @@
 'use client'
-import { Button, TextField, useField, useFormFields } from '@payloadcms/ui'
+import { TextField, useField, useFormFields } from '@payloadcms/ui'
 import type { TextFieldClientComponent } from 'payload'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 
 import { fetchBrokerTypes } from './brokerApi'
+import { PickedField, withStoredValues } from '@/fields/PickedField'
 
-/** The entity type, typed or picked from the types the broker reports for the layer's tenant. */
+/**
+ * The entity type, picked from the types the broker reports for the layer's city. Only when the
+ * broker cannot be asked is it typed (an outage must not stop an editor).
+ */
 export const EntityTypeField: TextFieldClientComponent = (props) => {
-  const { setValue } = useField<string>({ path: props.path })
+  const { value } = useField<string>({ potentiallyStalePath: props.path })
   const tenant = useFormFields(([fields]) => fields['source.tenant']?.value as string | undefined)
-  const [types, setTypes] = useState<string[] | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [loading, setLoading] = useState(false)
+  const asked = tenant ?? ''
+  const [answer, setAnswer] = useState<{ asked: string; types: string[] | null; problem?: string } | null>(null)
 
-  const loadTypes = async () => {
-    setLoading(true)
-    setProblem(null)
-    try {
-      setTypes((await fetchBrokerTypes(tenant || undefined)).types)
-    } catch (error) {
-      setProblem((error as Error).message)
-    } finally {
-      setLoading(false)
+  useEffect(() => {
+    let current = true
+    fetchBrokerTypes(asked || undefined)
+      .then((found) => current && setAnswer({ asked, types: found.types }))
+      .catch((error: Error) => current && setAnswer({ asked, types: null, problem: error.message }))
+    return () => {
+      current = false
     }
-  }
+  }, [asked])
 
+  const settled = answer?.asked === asked ? answer : null
+  const types = settled?.types ?? null
+  const problem = settled?.problem ? `The broker's types could not be read (${settled.problem}): type the entity type.` : null
+
+  if (problem) {
+    return (
+      <div className="entity-type-field">
+        <TextField {...props} />
+        <p role="alert">{problem}</p>
+      </div>
+    )
+  }
+  const options = withStoredValues((types ?? []).map((type) => ({ label: type, value: type })), value)
   return (
     <div className="entity-type-field">
-      <TextField {...props} />
-      <Button buttonStyle="secondary" size="small" onClick={loadTypes} disabled={loading}>
-        {loading ? 'Asking the broker…' : 'Pick from the broker’s types'}
-      </Button>
-      {problem && <p role="alert">{problem}</p>}
-      {types && types.length === 0 && <p>The broker reports no entity types for this tenant.</p>}
-      {types && types.length > 0 && (
-        <ul aria-label="Entity types on the broker" style={{ display: 'flex', flexWrap: 'wrap', gap: 8, listStyle: 'none', padding: 0 }}>
-          {types.map((type) => (
-            <li key={type}>
-              <Button buttonStyle="pill" size="small" onClick={() => setValue(type)}>
-                {type}
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <PickedField props={props} options={options} />
+      {!settled && <p className="field-description">Asking the broker for its entity types…</p>}
+      {types?.length === 0 && <p className="field-description">The broker reports no entity types for this city.</p>}
     </div>
   )
 }

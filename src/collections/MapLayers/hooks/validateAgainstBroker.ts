@@ -1,5 +1,7 @@
-import { type CollectionBeforeChangeHook, ValidationError } from 'payload'
+import { type CollectionBeforeChangeHook, type PayloadRequest, ValidationError } from 'payload'
 
+import { configuredTenants } from '@/fields/dashboard'
+import { adminMessage } from '@/i18n/admin'
 import { NgsiError } from '@/ngsi'
 import { brokerClient } from '@/server/services'
 
@@ -10,17 +12,20 @@ type FieldError = { path: string; message: string }
 interface LayerDraft {
   entityType?: string
   attributes?: string[] | null
+  textAttributes?: string[] | null
   popupAttributes?: string[] | null
   alertRules?: { attribute?: string }[] | null
   source?: { tenant?: string | null; contextUrl?: string | null } | null
 }
 
-/** Popup and alert attributes must be among the layer's attributes: nothing else leaves the server. */
+/** Popup, text and alert attributes must be among the layer's attributes: nothing else leaves the server. */
 function crossFieldErrors(layer: LayerDraft): FieldError[] {
   const known = new Set(layer.attributes ?? [])
   const errors: FieldError[] = []
-  for (const name of layer.popupAttributes ?? []) {
-    if (!known.has(name)) errors.push({ path: 'popupAttributes', message: `"${name}" is not one of the layer's attributes` })
+  for (const path of ['popupAttributes', 'textAttributes'] as const) {
+    for (const name of layer[path] ?? []) {
+      if (!known.has(name)) errors.push({ path, message: `"${name}" is not one of the layer's attributes` })
+    }
   }
   layer.alertRules?.forEach((rule, index) => {
     if (rule.attribute && !known.has(rule.attribute)) {
@@ -71,9 +76,19 @@ function brokerBoundErrors(layer: LayerDraft): FieldError[] {
   })
 }
 
+/** Only the site's cities are asked for (the field's own check runs after this hook). */
+async function cityErrors(layer: LayerDraft, req: PayloadRequest): Promise<FieldError[]> {
+  const tenant = layer.source?.tenant
+  if (!tenant) return []
+  const tenants = await configuredTenants(req)
+  if (tenants.includes(tenant)) return []
+  return [{ path: 'source.tenant', message: adminMessage(req, 'unknownCity', { city: tenant, known: tenants.join(', ') || adminMessage(req, 'none') }) }]
+}
+
 export const validateAgainstBroker: CollectionBeforeChangeHook = async ({ data, originalDoc, req }) => {
   const layer = { ...originalDoc, ...data } as LayerDraft
   const errors = [...brokerBoundErrors(layer), ...crossFieldErrors(layer)]
+  if (errors.length === 0) errors.push(...(await cityErrors(layer, req)))
   if (errors.length === 0) errors.push(...(await brokerErrors(layer)))
   if (errors.length > 0) throw new ValidationError({ collection: 'map-layers', errors }, req.t)
   return data
