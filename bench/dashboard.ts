@@ -158,14 +158,14 @@ async function mapIdleMs(browser: Browser, url: string, ready: () => boolean) {
   return ms
 }
 
-/** The bytes as sent (fetch would unpack them): the floor serves tiles gzipped, as the app does. */
+/** The bytes as sent (fetch would unpack them) and their encoding: the floor serves tiles as the app does. */
 function gzippedGet(url: string) {
-  return new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+  return new Promise<{ status: number; body: Buffer; encoding?: string }>((resolve, reject) => {
     http
       .get(url, { headers: { 'accept-encoding': 'gzip' } }, (answer) => {
         const chunks: Buffer[] = []
         answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-        answer.on('end', () => resolve({ status: answer.statusCode ?? 500, body: Buffer.concat(chunks) }))
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 500, body: Buffer.concat(chunks), encoding: answer.headers['content-encoding'] }))
       })
       .on('error', reject)
   })
@@ -200,12 +200,14 @@ map.on('load', async () => {
   map.once('idle', () => document.body.dataset.drawn = 'true')
 })
 </script></body></html>`
-  const tiles = new Map<string, Promise<{ status: number; body: Buffer }>>()
+  const tiles = new Map<string, ReturnType<typeof gzippedGet>>()
   /** A tile fetched from the app once, then answered from memory. */
   const proxiedTile = (response: http.ServerResponse, key: string, url: string) => {
     if (!tiles.has(key)) tiles.set(key, gzippedGet(url))
-    void tiles.get(key)!.then(({ status, body }) =>
-      response.writeHead(status, status === 200 ? { 'content-type': 'application/vnd.mapbox-vector-tile', 'content-encoding': 'gzip' } : {}).end(status === 200 ? body : undefined),
+    void tiles.get(key)!.then(({ status, body, encoding }) =>
+      response
+        .writeHead(status, status === 200 ? { 'content-type': 'application/vnd.mapbox-vector-tile', ...(encoding ? { 'content-encoding': encoding } : {}) } : {})
+        .end(status === 200 ? body : undefined),
     )
   }
   const server = http.createServer((request, response) => {
