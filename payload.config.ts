@@ -10,6 +10,9 @@ import { buildConfig } from 'payload'
 
 import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
 import { AiDrafts } from '@/collections/AiDrafts/config'
+import { AlertNotices, HeldAlertNotices } from '@/collections/AlertNotices/config'
+import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'
+import { fanOutAlertNoticesTask, noticeFreshAlerts, sendAlertDigestTask } from '@/collections/AlertSubscriptions/jobs/notices'
 import { copyAppliedKeywords, searchKeywordsField } from '@/collections/AiDrafts/searchKeywords'
 import { Categories } from '@/collections/Categories/config'
 import { MapLayers } from '@/collections/MapLayers/config'
@@ -27,6 +30,7 @@ import { SiteSettings } from '@/globals/SiteSettings/config'
 import { gatewayKeyWarning } from '@/ai/settings'
 import { addRequestIdToError, quietRefusals, REFUSAL_LOGGING_LEVELS } from '@/hooks/refusal'
 import { currentRequestId } from '@/server/requestContext'
+import { listenForFreshAlerts } from '@/server/services'
 import { guardQueryInput } from '@/hooks/guardQueryInput'
 import { malformedRequestIs400 } from '@/hooks/malformedRequest'
 import { sharpWithPixelLimit } from '@/collections/Media/imageUpload'
@@ -46,7 +50,7 @@ export default buildConfig({
   logger: { options: { level: settings.LOG_LEVEL, mixin: () => ({ requestId: currentRequestId() }), hooks: { logMethod: quietRefusals } } },
   loggingLevels: REFUSAL_LOGGING_LEVELS,
   hooks: { afterError: [addRequestIdToError] },
-  collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions],
+  collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions, AlertSubscriptions, AlertNotices, HeldAlertNotices],
   globals: [Header, Footer, SiteSettings],
   admin: {
     user: Users.slug,
@@ -76,6 +80,8 @@ export default buildConfig({
   onInit: (payload) => {
     const warning = gatewayKeyWarning(settings)
     if (warning) payload.logger.warn(warning)
+    // Every fresh layer load (polled or pushed) hands its alerts to the notices, in every process.
+    listenForFreshAlerts((alerts) => noticeFreshAlerts(payload, alerts))
   },
   // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
   upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },
@@ -89,7 +95,7 @@ export default buildConfig({
       queue: ({ req }) => userIsStaff(req.user),
       cancel: ({ req }) => userIsStaff(req.user),
     },
-    tasks: [draftCitizenAnswerTask],
+    tasks: [draftCitizenAnswerTask, fanOutAlertNoticesTask, sendAlertDigestTask],
     // Runs scheduled publishing and retries of answer drafts; tests and scripts run without the cron.
     autoRun: [{ cron: '* * * * *', queue: 'default', limit: 20 }],
     shouldAutoRun: () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME),
