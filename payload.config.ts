@@ -23,6 +23,7 @@ import { Questions } from '@/collections/Questions/config'
 import { draftCitizenAnswerTask } from '@/collections/Questions/jobs/draftAnswer'
 import { Users } from '@/collections/Users/config'
 import { databaseAdapter } from '@/db'
+import { emailSettings, MAIL_QUEUE, queuedEmailAdapter, sendMailTask } from '@/email'
 import { env } from '@/env'
 import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
@@ -36,6 +37,7 @@ import { malformedRequestIs400 } from '@/hooks/malformedRequest'
 import { sharpWithPixelLimit } from '@/collections/Media/imageUpload'
 
 const settings = env()
+const mail = emailSettings(settings)
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
 const rootDir = path.dirname(fileURLToPath(import.meta.url))
 
@@ -44,6 +46,8 @@ export default buildConfig({
   secret: settings.APP_SECRET,
   db: await databaseAdapter(settings.DATABASE_URI),
   editor: lexicalEditor(),
+  // Without an SMTP server email is off: Payload's console adapter, and the admin says so.
+  email: mail ? queuedEmailAdapter(mail) : undefined,
   // Decoded pixels capped below sharp's default 268 Mpx (the Media hook refuses larger images before this).
   sharp: sharpWithPixelLimit,
   // Every line logged while a request is handled carries its id (src/server/requestContext.ts).
@@ -95,9 +99,14 @@ export default buildConfig({
       queue: ({ req }) => userIsStaff(req.user),
       cancel: ({ req }) => userIsStaff(req.user),
     },
-    tasks: [draftCitizenAnswerTask, fanOutAlertNoticesTask, sendAlertDigestTask],
+    // The mail task is registered with email off too: the jobs table's schema does not depend on it.
+    tasks: [draftCitizenAnswerTask, sendMailTask(mail), fanOutAlertNoticesTask, sendAlertDigestTask],
     // Runs scheduled publishing and retries of answer drafts; tests and scripts run without the cron.
-    autoRun: [{ cron: '* * * * *', queue: 'default', limit: 20 }],
+    // Mail waits at most a few seconds (the cron does not overlap itself: a slow server delays mail only).
+    autoRun: [
+      { cron: '* * * * *', queue: 'default', limit: 20 },
+      ...(mail ? [{ cron: '*/5 * * * * *', queue: MAIL_QUEUE, limit: 50 }] : []),
+    ],
     shouldAutoRun: () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME),
   },
   plugins: [

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
 import { MODEL_ID, parseModelList } from './ai/gateway/models'
+import { smtpProblems } from './email/settings'
 import { tenantSchema } from './ngsi/names'
 
 /** Every environment setting the dashboard reads, validated once; a bad value stops start-up. */
@@ -104,6 +105,14 @@ export const envSchema = z
       }),
     GATEWAY_SITE_URL: optionalUrl,
     GATEWAY_APP_NAME: z.string().trim().default('City Dashboard'),
+
+    // Email is off unless an SMTP server and EMAIL_FROM are set (src/email/settings.ts).
+    SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be smtp://[user:password@]host[:port] or smtps://…' }).optional()),
+    SMTP_HOST: optionalString,
+    SMTP_PORT: optionalString.pipe(z.coerce.number<string>().int().min(1).max(65535).optional()),
+    SMTP_USER: optionalString,
+    SMTP_PASSWORD: optionalString,
+    EMAIL_FROM: optionalString,
   })
   .superRefine((env, ctx) => {
     if (env.DEV_AUTO_LOGIN_EMAIL && env.NODE_ENV === 'production') {
@@ -113,6 +122,7 @@ export const envSchema = z
         message: 'auto-login is refused in production; unset it',
       })
     }
+    for (const problem of smtpProblems(env)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message })
   })
 
 export type Env = z.infer<typeof envSchema>

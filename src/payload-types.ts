@@ -123,6 +123,7 @@ export interface Config {
   jobs: {
     tasks: {
       draftCitizenAnswer: TaskDraftCitizenAnswer;
+      sendMail: TaskSendMail;
       schedulePublish: TaskSchedulePublish;
       inline: {
         input: unknown;
@@ -735,6 +736,10 @@ export interface Question {
   answer?: string | null;
   answeredAt?: string | null;
   /**
+   * The citizen is mailed once the answer is public; the address is then erased.
+   */
+  notifyEmail?: string | null;
+  /**
    * The approved AI draft the answer came from.
    */
   answerDraft?: (number | null) | AiDraft;
@@ -859,7 +864,7 @@ export interface PayloadJob {
     | {
         executedAt: string;
         completedAt: string;
-        taskSlug: 'inline' | 'draftCitizenAnswer' | 'schedulePublish';
+        taskSlug: 'inline' | 'draftCitizenAnswer' | 'sendMail' | 'schedulePublish';
         taskID: string;
         input?:
           | {
@@ -892,7 +897,7 @@ export interface PayloadJob {
         id?: string | null;
       }[]
     | null;
-  taskSlug?: ('inline' | 'draftCitizenAnswer' | 'schedulePublish') | null;
+  taskSlug?: ('inline' | 'draftCitizenAnswer' | 'sendMail' | 'schedulePublish') | null;
   queue?: string | null;
   waitUntil?: string | null;
   processing?: boolean | null;
@@ -1376,6 +1381,7 @@ export interface QuestionsSelect<T extends boolean = true> {
   status?: T;
   answer?: T;
   answeredAt?: T;
+  notifyEmail?: T;
   answerDraft?: T;
   updatedAt?: T;
   createdAt?: T;
@@ -1747,6 +1753,26 @@ export interface TaskDraftCitizenAnswer {
   output: {
     outcome: string;
     draftId?: string | null;
+  };
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "TaskSendMail".
+ */
+export interface TaskSendMail {
+  input: {
+    mail:
+      | {
+          [k: string]: unknown;
+        }
+      | unknown[]
+      | string
+      | number
+      | boolean
+      | null;
+  };
+  output: {
+    messageId?: string | null;
   };
 }
 /**

@@ -1,6 +1,6 @@
 import type { Access, CollectionConfig } from 'payload'
 
-import { isStaff, memberAdmin, nobody, userIsMember } from '@/access'
+import { adminFieldAccess, isStaff, memberAdmin, nobody, userIsMember } from '@/access'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 
 import { checkAnswer, revalidateQuestions } from './hooks/answer'
@@ -57,6 +57,17 @@ export const Questions: CollectionConfig = {
       admin: { description: 'Public once the status is answered. Write it yourself or apply an approved AI draft.' },
     },
     { name: 'answeredAt', type: 'date', admin: { position: 'sidebar', readOnly: true } },
+    {
+      // Kept only to say that the answer is out: erased when that mail is queued (or the question declined).
+      name: 'notifyEmail',
+      type: 'email',
+      access: { read: adminFieldAccess, update: adminFieldAccess },
+      admin: {
+        position: 'sidebar',
+        readOnly: true,
+        description: 'The citizen is mailed once the answer is public; the address is then erased.',
+      },
+    },
     {
       name: 'answerDraft',
       type: 'relationship',

@@ -8,6 +8,7 @@ import * as migration_20261123_191859_map_basemaps_weather from './20261123_1918
 import * as migration_20261123_201311_drop_login_lockout from './20261123_201311_drop_login_lockout';
 import * as migration_20261123_222602_chart_block from './20261123_222602_chart_block';
 import * as migration_20261125_160549_ai_daily_budget from './20261125_160549_ai_daily_budget';
+import * as migration_20261126_104205_email_queue_question_notify from './20261126_104205_email_queue_question_notify';
 
 export const migrations = [
   {
@@ -58,6 +59,11 @@ export const migrations = [
   {
     up: migration_20261125_160549_ai_daily_budget.up,
     down: migration_20261125_160549_ai_daily_budget.down,
-    name: '20261125_160549_ai_daily_budget'
+    name: '20261125_160549_ai_daily_budget',
+  },
+  {
+    up: migration_20261126_104205_email_queue_question_notify.up,
+    down: migration_20261126_104205_email_queue_question_notify.down,
+    name: '20261126_104205_email_queue_question_notify'
   },
 ];

@@ -1,0 +1,97 @@
+import { z } from 'zod'
+
+/**
+ * Every mail the dashboard sends is built here: a plain-text part and an HTML part from the same
+ * blocks, signed with the site's (city's) name. Values that end up in headers (subject, the
+ * sender's display name, the recipient, extra header values) are refused when they carry line
+ * breaks or other control characters: a CR/LF there would let a value add headers of its own.
+ */
+
+export class MailHeaderError extends Error {
+  constructor(readonly what: string) {
+    super(`${what} must not contain line breaks or control characters`)
+    this.name = 'MailHeaderError'
+  }
+}
+
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+/** `value` unchanged, or a MailHeaderError when it could inject a header. */
+export function headerSafe(value: string, what: string): string {
+  if (CONTROL.test(value)) throw new MailHeaderError(what)
+  return value
+}
+
+const recipientAddress = z.email()
+
+/** A paragraph of text, or a link shown with its label (the text part shows the URL in full). */
+export type MailBlock = string | { label: string; url: string }
+
+export type MailContent = {
+  to: string
+  subject: string
+  /** The site's name: the sender's display name and the signature. */
+  siteName: string
+  blocks: MailBlock[]
+  headers?: Record<string, string>
+}
+
+/** A mail as the email adapter sends it (a subset of nodemailer's message). */
+export type OutgoingMail = {
+  to: string
+  from?: { name: string; address: string } | string
+  subject: string
+  text: string
+  html: string
+  headers?: Record<string, string>
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!)
+
+function linkUrl(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`Mail links are http(s) only, not ${parsed.protocol}`)
+  return parsed.toString()
+}
+
+function textOf(blocks: MailBlock[], siteName: string) {
+  const paragraphs = blocks.map((block) => (typeof block === 'string' ? block : `${block.label}:\n${linkUrl(block.url)}`))
+  return `${[...paragraphs, `— ${siteName}`].join('\n\n')}\n`
+}
+
+function htmlOf(subject: string, blocks: MailBlock[], siteName: string) {
+  const body = blocks
+    .map((block) =>
+      typeof block === 'string'
+        ? `<p>${escapeHtml(block).replace(/\n/g, '<br>')}</p>`
+        : `<p><a href="${escapeHtml(linkUrl(block.url))}">${escapeHtml(block.label)}</a></p>`,
+    )
+    .join('\n')
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a">
+${body}
+<p style="color: #555">— ${escapeHtml(siteName)}</p>
+</body></html>
+`
+}
+
+/** The mail, checked and rendered; throws MailHeaderError for a header value that could inject headers. */
+export function composeMail(content: MailContent, sender: { address: string }): OutgoingMail {
+  const subject = headerSafe(content.subject, 'The subject')
+  const siteName = headerSafe(content.siteName, 'The site name')
+  const to = headerSafe(content.to, 'The recipient')
+  if (!recipientAddress.safeParse(to).success) throw new MailHeaderError('The recipient')
+  const headers = Object.fromEntries(
+    Object.entries(content.headers ?? {}).map(([name, value]) => [headerSafe(name, 'A header name'), headerSafe(value, `The ${name} header`)]),
+  )
+  return {
+    to,
+    from: { name: siteName, address: sender.address },
+    subject,
+    text: textOf(content.blocks, siteName),
+    html: htmlOf(subject, content.blocks, siteName),
+    ...(Object.keys(headers).length ? { headers } : {}),
+  }
+}

@@ -1,0 +1,13 @@
+import { env } from '@/env'
+
+import { emailSettings } from './settings'
+
+export { composeMail, headerSafe, MailHeaderError, type MailBlock, type MailContent, type OutgoingMail } from './compose'
+export { MAIL_QUEUE, queueMail, queuedEmailAdapter, SEND_MAIL_TASK, sendMailTask } from './queue'
+export { emailSettings, type EmailSettings } from './settings'
+
+/** The mail settings of this process, or undefined when email is off. */
+export const currentEmailSettings = () => emailSettings(env())
+
+/** Whether this server can send mail (an SMTP server and EMAIL_FROM are configured). */
+export const emailEnabled = () => currentEmailSettings() !== undefined

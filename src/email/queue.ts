@@ -1,0 +1,84 @@
+import { nodemailerAdapter } from '@payloadcms/email-nodemailer'
+import type { EmailAdapter, Payload, PayloadRequest, SendEmailOptions, TaskConfig } from 'payload'
+
+import { readGlobal, siteTitle } from '@/site/globals'
+
+import { composeMail, type MailContent } from './compose'
+import type { EmailSettings } from './settings'
+
+/**
+ * Mail leaves through the jobs queue, never from a request: queuing is one row written with the
+ * request's transaction (a rolled-back change sends nothing), and the `sendMail` task talks SMTP
+ * later with retries, so a slow or failing server never slows a page, and a restart loses nothing
+ * (the row waits in the database). A sent mail's job is deleted with its recipient and content.
+ */
+
+export const MAIL_QUEUE = 'email'
+export const SEND_MAIL_TASK = 'sendMail'
+
+type SendMailIO = { input: { mail: SendEmailOptions }; output: { messageId?: string } }
+
+// SMTP waits are bounded: a stalled server fails the attempt (and the queue retries) instead of
+// holding the jobs runner for nodemailer's default minutes.
+const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 }
+
+let smtpAdapter: Promise<ReturnType<EmailAdapter>> | undefined
+
+/** Payload's nodemailer adapter on the configured SMTP server, created on the first mail sent. */
+function smtp(settings: EmailSettings, payload: Payload) {
+  smtpAdapter ??= nodemailerAdapter({
+    defaultFromAddress: settings.from.address,
+    defaultFromName: settings.from.name ?? '',
+    transportOptions: { ...settings.transport, ...SMTP_TIMEOUTS },
+    // Not at start-up: an unreachable server must not delay or fail the boot; the queue retries.
+    skipVerify: true,
+  }).then((adapter) => adapter({ payload }))
+  return smtpAdapter
+}
+
+/** The task that hands one queued mail to the SMTP server; a refusal or timeout throws, so the queue retries it. */
+export function sendMailTask(settings: EmailSettings | undefined): TaskConfig<SendMailIO> {
+  return {
+    slug: SEND_MAIL_TASK,
+    label: 'Send an email',
+    inputSchema: [{ name: 'mail', type: 'json', required: true }],
+    outputSchema: [{ name: 'messageId', type: 'text' }],
+    retries: { attempts: 5, backoff: { type: 'exponential', delay: 10_000 } },
+    handler: async ({ input, req }) => {
+      if (!settings) throw new Error('Email is off (no SMTP server configured): the mail waits in the queue')
+      const sender = await smtp(settings, req.payload)
+      const info = (await sender.sendEmail(input.mail)) as { messageId?: string } | undefined
+      return { output: { messageId: info?.messageId } }
+    },
+  }
+}
+
+/** Queues `mail` for the sendMail task, in `req`'s transaction when given. */
+export async function queueOutgoingMail(payload: Payload, mail: SendEmailOptions, req?: PayloadRequest) {
+  await payload.jobs.queue({ task: SEND_MAIL_TASK, queue: MAIL_QUEUE, input: { mail }, req })
+}
+
+/**
+ * Payload's email adapter: what Payload itself sends (it sends nothing of its own here today: the
+ * account mails are built by src/email/accountMails.ts) is queued like every other mail.
+ */
+export function queuedEmailAdapter(settings: EmailSettings): EmailAdapter {
+  return ({ payload }) => ({
+    name: 'queued-smtp',
+    defaultFromAddress: settings.from.address,
+    defaultFromName: settings.from.name ?? '',
+    sendEmail: (message) => queueOutgoingMail(payload, message),
+  })
+}
+
+/** Composes a mail signed with the site's name (Site settings → Title) and queues it. */
+export async function queueMail(
+  payload: Payload,
+  settings: EmailSettings,
+  content: Omit<MailContent, 'siteName'>,
+  req?: PayloadRequest,
+) {
+  const siteName = siteTitle(await readGlobal(payload, 'site-settings', { req }))
+  const mail = composeMail({ ...content, siteName }, settings.from)
+  await queueOutgoingMail(payload, mail, req)
+}
