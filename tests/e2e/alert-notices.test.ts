@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CROSSING_CYCLE_MS } from '../../demo/broker/data'
 import { startDemoBroker, type DemoBroker } from '../../demo/broker/server'
 import { authHeaders, ensureAccounts } from '../helpers/accounts'
+import { headerOf } from '../helpers/mailHeaders'
 import { linksOf, type ReceivedMail, type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp'
 
 import { launchBrowser, screenshot } from './browser'
@@ -136,7 +137,7 @@ describe('alert notices by email', () => {
     expect(crossing.text!.match(/NO2 at/g)).toHaveLength(1)
     expect(crossing.text).toMatch(/NO2 at 20\d(\.\d)?, above the limit of 200/)
     expect(crossing.html).toMatch(/Unsubscribe/)
-    expect(crossing.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
+    expect(headerOf(crossing, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
     await refresh(layerId)
     await new Promise((resolve) => setTimeout(resolve, 6_000))
     expect(notices()).toHaveLength(2)

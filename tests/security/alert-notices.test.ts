@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startDemoBroker, type DemoBroker } from '../../demo/broker/server'
 import { authHeaders, ensureAccounts, type Role, type Session } from '../helpers/accounts'
+import { headerOf } from '../helpers/mailHeaders'
 import { linksOf, type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp'
 
 import { expectRefusal, servers } from './http'
@@ -139,8 +140,8 @@ describe('alert subscriptions', () => {
   })
 
   it('refuse forged links; an unsubscribe with a forged token erases nothing', async () => {
-    const mail = mailsTo('known@example.org').find((candidate) => candidate.headers.get('list-unsubscribe'))!
-    const url = new URL(String(mail.headers.get('list-unsubscribe')).slice(1, -1))
+    const mail = mailsTo('known@example.org').find((candidate) => headerOf(candidate, 'list-unsubscribe'))!
+    const url = new URL(headerOf(mail, 'list-unsubscribe').slice(1, -1))
     const forged = `${app.baseUrl}/api/alerts/unsubscribe?s=${url.searchParams.get('s')}&t=${'B'.repeat(43)}`
     expect((await fetch(forged, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(200)
     await expectRefusal(await fetch(`${app.baseUrl}/api/alerts/unsubscribe?s=1`, { method: 'POST' }), 400)

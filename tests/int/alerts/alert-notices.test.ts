@@ -5,6 +5,7 @@ import type { AlertSubscription, MapLayer } from '@/payload-types'
 
 import { CROSSING_CYCLE_MS } from '../../../demo/broker/data'
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { headerOf } from '../../helpers/mailHeaders'
 import { linksOf, type ReceivedMail, type SmtpCatcher, startSmtpCatcher } from '../../helpers/smtp'
 import { startHttpServer } from '../helpers/http'
 import { startPayload } from '../helpers/payload'
@@ -152,8 +153,8 @@ describe('alert notices by email', () => {
     expect(notice.text).toMatch(/Santander/)
     expect(notice.text).not.toMatch(/santander-002/)
     expect(notice.html).toMatch(/Unsubscribe/)
-    expect(notice.headers.get('list-unsubscribe')).toMatch(/^<http:\/\/127\.0\.0\.1:3000\/api\/alerts\/unsubscribe\?s=\d+&t=[\w-]{43}>$/)
-    expect(notice.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
+    expect(headerOf(notice, 'list-unsubscribe')).toMatch(/^<http:\/\/127\.0\.0\.1:3000\/api\/alerts\/unsubscribe\?s=\d+&t=[\w-]{43}>$/)
+    expect(headerOf(notice, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
     for (let refresh = 0; refresh < 3; refresh++) await freshLoad()
     await drainQueue()
     expect(noticesTo(ADDRESS)).toHaveLength(1)
@@ -206,7 +207,7 @@ describe('alert notices by email', () => {
 
   it('unsubscribes with one click (RFC 8058) and erases the subscriber', async () => {
     const notice = noticesTo(ADDRESS)[0]!
-    const oneClick = notice.headers.get('list-unsubscribe')!.toString().slice(1, -1).replace('http://127.0.0.1:3000', baseUrl)
+    const oneClick = headerOf(notice, 'list-unsubscribe').slice(1, -1).replace('http://127.0.0.1:3000', baseUrl)
     const response = await fetch(oneClick, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })
     expect(response.status).toBe(200)
     expect(await subscriptionsOf(ADDRESS)).toHaveLength(0)

@@ -41,9 +41,9 @@ async function noticePeriodMinutes(payload: Payload): Promise<number> {
   return settings.alertNotices?.periodMinutes ?? DEFAULT_NOTICE_PERIOD_MINUTES
 }
 
-// Whether a layer and city has confirmed subscribers, remembered briefly (a new one is heard
-// within seconds): most loads concern nobody, and they then cost no query.
-const audience = new LRUCache<string, boolean>({ max: 1_000, ttl: 10_000 })
+// Layers and cities known to have confirmed subscribers, for a few seconds: a busy layer's loads
+// skip the count. "Nobody" is not remembered, so a subscriber who just confirmed is heard at once.
+const audience = new LRUCache<string, true>({ max: 1_000, ttl: 10_000 })
 // Places this process claimed or found told, until their period ends: a refresh costs no query.
 const toldUntil = new LRUCache<string, number>({ max: 20_000 })
 // One batch at a time per process: notices are background work, never a burst beside the pages.
@@ -51,14 +51,13 @@ const oneAtATime = pLimit(1)
 
 async function hasSubscribers(payload: Payload, layerId: string, city: string): Promise<boolean> {
   const key = `${layerId}|${city}`
-  const known = audience.get(key)
-  if (known !== undefined) return known
+  if (audience.get(key)) return true
   const { totalDocs } = await payload.count({
     collection: 'alert-subscriptions',
     where: { and: [{ layer: { equals: layerId } }, { city: { equals: city } }, { status: { equals: 'confirmed' } }] },
     overrideAccess: true,
   })
-  audience.set(key, totalDocs > 0)
+  if (totalDocs > 0) audience.set(key, true)
   return totalDocs > 0
 }
 
