@@ -118,7 +118,7 @@ describe('alert notices by email', () => {
     await expectNoAxeViolations(citizen)
     await citizen.getByRole('button', { name: 'Confirm' }).click()
     await expect.poll(() => citizen.getByRole('status').textContent()).toMatch(/^Confirmed/)
-  })
+  }, 120_000)
 
   it('gets one notice when the crossing station goes over the limit, not one per refresh', async () => {
     // Station 1 is over the limit already: one notice tells of it, and refreshes repeat nothing.
@@ -141,7 +141,7 @@ describe('alert notices by email', () => {
     await refresh(layerId)
     await new Promise((resolve) => setTimeout(resolve, 6_000))
     expect(notices()).toHaveLength(2)
-  })
+  }, 240_000)
 
   it('unsubscribes with one click from the mail, and the address is gone', async () => {
     await citizen.goto(linkIn(notices()[1]!, '/alerts/unsubscribe'))
