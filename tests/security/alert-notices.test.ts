@@ -134,7 +134,9 @@ describe('alert subscriptions', () => {
     // The layer's name carries a CR/LF: the confirmation's subject and headers stay whole.
     expect(smtp.mails.some((mail) => mail.envelopeTo.some((to) => to.includes('evil.example')))).toBe(false)
     expect(smtp.mails.every((mail) => !mail.headers.has('bcc'))).toBe(true)
-    const notice = await smtp.waitForMail((mail) => mail.envelopeTo.includes('known@example.org') && /^Critical/.test(mail.subject ?? ''), 30_000)
+    // A load of the layer (its data is older than its refresh interval) raises the confirmed subscriber's notice.
+    expect((await fetch(`${app.baseUrl}/api/layers/${layerId}/features?city=santander`)).status).toBe(200)
+    const notice = await smtp.waitForMail((mail) => mail.envelopeTo.includes('known@example.org') && /^Critical/.test(mail.subject ?? ''), 45_000)
     expect(notice.subject).toBe('Critical: Air Bcc: attacker@evil.example in Santander')
     expect(notice.raw).not.toMatch(/^Bcc:/im)
   })
