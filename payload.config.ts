@@ -105,7 +105,8 @@ export default buildConfig({
     // Mail waits at most a few seconds (the cron does not overlap itself: a slow server delays mail only).
     autoRun: [
       { cron: '* * * * *', queue: 'default', limit: 20 },
-      ...(mail ? [{ cron: '*/5 * * * * *', queue: MAIL_QUEUE, limit: 50 }] : []),
+      // MAIL_QUEUE_IN_SERVER=false when a worker (`payload jobs:run --queue email`) sends the mail instead.
+      ...(mail && settings.MAIL_QUEUE_IN_SERVER ? [{ cron: '*/5 * * * * *', queue: MAIL_QUEUE, limit: 50 }] : []),
     ],
     shouldAutoRun: () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME),
   },

@@ -90,7 +90,12 @@ async function main() {
     forceBuild: process.env.BENCH_BUILD === 'true',
     workDir,
     log,
-    env: { SMTP_URL: smtp.url, EMAIL_FROM: 'Benchmark city <alerts@bench.example>' },
+    env: {
+      SMTP_URL: smtp.url,
+      EMAIL_FROM: 'Benchmark city <alerts@bench.example>',
+      // BENCH_MAIL_IN_SERVER=true: the server works the mail queue too (its default), beside the worker.
+      MAIL_QUEUE_IN_SERVER: process.env.BENCH_MAIL_IN_SERVER === 'true' ? 'true' : 'false',
+    },
   })
   const admin = await seedSite(stack.baseUrl)
   // One alert: only the polluted station (1) is above 210 µg/m³.
