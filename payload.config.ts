@@ -68,6 +68,15 @@ export default buildConfig({
         Logo: '@/globals/SiteSettings/components/AdminBrand#AdminLogo',
         Icon: '@/globals/SiteSettings/components/AdminBrand#AdminIcon',
       },
+      // Email off: the dashboard and the navigation say so; "Forgot password?" explains instead of sending nothing.
+      ...(mail
+        ? {}
+        : {
+            beforeDashboard: ['@/email/admin/EmailOff#EmailOffNotice'],
+            afterNavLinks: ['@/email/admin/EmailOff#EmailOffNavNote'],
+            afterLogin: ['@/email/admin/EmailOff#LoginEmailOffNote'],
+            views: { forgot: { Component: '@/email/admin/EmailOff#ForgotPasswordEmailOffView', path: '/forgot' } },
+          }),
     },
     autoLogin:
       settings.DEV_AUTO_LOGIN_EMAIL && settings.NODE_ENV !== 'production'
@@ -84,6 +93,11 @@ export default buildConfig({
   onInit: (payload) => {
     const warning = gatewayKeyWarning(settings)
     if (warning) payload.logger.warn(warning)
+    payload.logger.info(
+      mail
+        ? `Email on: SMTP ${mail.transport.host}:${mail.transport.port}, from ${mail.from.address} (mails leave through the '${MAIL_QUEUE}' jobs queue)`
+        : 'Email is off (no SMTP_URL or SMTP_HOST): password resets and answer notices by email are unavailable; Payload\'s "written to console" notice means nothing is sent',
+    )
     // Every fresh layer load (polled or pushed) hands its alerts to the notices, in every process.
     listenForFreshAlerts((alerts) => noticeFreshAlerts(payload, alerts))
   },

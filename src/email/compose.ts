@@ -16,9 +16,12 @@ export class MailHeaderError extends Error {
 
 const CONTROL = /[\u0000-\u001f\u007f]/
 
+/** Whether `value` could start a header of its own in a mail (CR, LF or another control character). */
+export const hasControlCharacters = (value: string) => CONTROL.test(value)
+
 /** `value` unchanged, or a MailHeaderError when it could inject a header. */
 export function headerSafe(value: string, what: string): string {
-  if (CONTROL.test(value)) throw new MailHeaderError(what)
+  if (hasControlCharacters(value)) throw new MailHeaderError(what)
   return value
 }
 

@@ -3,7 +3,7 @@ import type { EmailAdapter, Payload, PayloadRequest, SendEmailOptions, TaskConfi
 
 import { readGlobal, siteTitle } from '@/site/globals'
 
-import { composeMail, type MailContent } from './compose'
+import { composeMail, MailHeaderError, type MailContent } from './compose'
 import type { EmailSettings } from './settings'
 
 /**
@@ -59,8 +59,8 @@ export async function queueOutgoingMail(payload: Payload, mail: SendEmailOptions
 }
 
 /**
- * Payload's email adapter: what Payload itself sends (it sends nothing of its own here today: the
- * account mails are built by src/email/accountMails.ts) is queued like every other mail.
+ * Payload's email adapter: whatever Payload itself sends is queued like every other mail (it sends
+ * nothing of its own today: the reset mail is built by src/collections/Users/hooks/passwordReset.ts).
  */
 export function queuedEmailAdapter(settings: EmailSettings): EmailAdapter {
   return ({ payload }) => ({
@@ -71,14 +71,28 @@ export function queuedEmailAdapter(settings: EmailSettings): EmailAdapter {
   })
 }
 
-/** Composes a mail signed with the site's name (Site settings → Title) and queues it. */
+type QueuedContent = Omit<MailContent, 'siteName'>
+
+/**
+ * Composes a mail signed with the site's name (Site settings → Title) and queues it, in `req`'s
+ * transaction when given. A header value that could inject headers is logged and nothing is
+ * queued (false): the request that caused the mail still gets its answer.
+ */
 export async function queueMail(
   payload: Payload,
   settings: EmailSettings,
-  content: Omit<MailContent, 'siteName'>,
+  content: QueuedContent | ((siteName: string) => QueuedContent),
   req?: PayloadRequest,
-) {
+): Promise<boolean> {
   const siteName = siteTitle(await readGlobal(payload, 'site-settings', { req }))
-  const mail = composeMail({ ...content, siteName }, settings.from)
+  let mail
+  try {
+    mail = composeMail({ ...(typeof content === 'function' ? content(siteName) : content), siteName }, settings.from)
+  } catch (error) {
+    if (!(error instanceof MailHeaderError)) throw error
+    payload.logger.error(`A mail was not sent: ${error.message}`)
+    return false
+  }
   await queueOutgoingMail(payload, mail, req)
+  return true
 }

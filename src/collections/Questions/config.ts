@@ -4,6 +4,7 @@ import { adminFieldAccess, isStaff, memberAdmin, nobody, userIsMember } from '@/
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 
 import { checkAnswer, revalidateQuestions } from './hooks/answer'
+import { notifyAsker } from './hooks/notifyAsker'
 
 /** Citizens see answered questions only; members of the admin see all. */
 const answeredOrMember: Access = ({ req }) => (userIsMember(req.user) ? true : { status: { equals: 'answered' } })
@@ -28,7 +29,7 @@ export const Questions: CollectionConfig = {
     useAsTitle: 'question',
     defaultColumns: ['question', 'city', 'status', 'createdAt'],
   },
-  hooks: { beforeChange: [checkAnswer], afterChange: [revalidateQuestions] },
+  hooks: { beforeChange: [checkAnswer], afterChange: [notifyAsker, revalidateQuestions] },
   fields: [
     { name: 'question', type: 'textarea', required: true, maxLength: 1000 },
     {
@@ -58,7 +59,7 @@ export const Questions: CollectionConfig = {
     },
     { name: 'answeredAt', type: 'date', admin: { position: 'sidebar', readOnly: true } },
     {
-      // Kept only to say that the answer is out: erased when that mail is queued (or the question declined).
+      // Kept only to say that the answer is out: erased when that mail is queued (or the question declined), hooks/notifyAsker.ts.
       name: 'notifyEmail',
       type: 'email',
       access: { read: adminFieldAccess, update: adminFieldAccess },

@@ -6,6 +6,7 @@ import { env } from '@/env'
 import { assignRole } from './hooks/assignRole'
 import { guardAuthOperations, refundSuccessfulSignIn } from './hooks/guardAuthOperations'
 import { guardPasswordChange } from './hooks/guardPasswordChange'
+import { guardPasswordReset, mailPasswordReset, RESET_LINK_MINUTES } from './hooks/passwordReset'
 import { hideSessions } from './hooks/hideSessions'
 
 /** Sign-up is open for the very first account, for admins, and for everyone while ALLOW_SIGNUP is on. */
@@ -29,6 +30,8 @@ export const Users: CollectionConfig = {
     maxLoginAttempts: 0,
     tokenExpiration: 2 * 60 * 60,
     cookies: { sameSite: 'Lax', secure: env().PUBLIC_SERVER_URL.startsWith('https:') },
+    // The reset mail is ours (hooks/passwordReset.ts); Payload's per-account interval is replaced by its budgets.
+    forgotPassword: { expiration: RESET_LINK_MINUTES * 60 * 1000 },
   },
   access: {
     admin: ({ req }) => Boolean(req.user),
@@ -39,8 +42,8 @@ export const Users: CollectionConfig = {
     unlock: isAdmin,
   },
   hooks: {
-    beforeOperation: [guardAuthOperations],
-    afterOperation: [refundSuccessfulSignIn],
+    beforeOperation: [guardAuthOperations, guardPasswordReset],
+    afterOperation: [refundSuccessfulSignIn, mailPasswordReset],
     beforeChange: [guardPasswordChange, assignRole],
     afterRead: [hideSessions],
   },

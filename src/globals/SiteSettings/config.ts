@@ -1,4 +1,5 @@
-import type { GlobalConfig } from 'payload'
+import type { GlobalConfig, TextFieldSingleValidation } from 'payload'
+import { text } from 'payload/shared'
 
 import { anyone, isAdmin, userIsStaff } from '@/access'
 import { parseModelList } from '@/ai/gateway/models'
@@ -7,6 +8,11 @@ import { DEFAULT_DAILY_AI_BUDGET } from '@/ai/budget'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { BASEMAP_TIMEOUT_MS, validateBasemapUrl } from '@/map/style'
 import { DEFAULT_SITE_TITLE, revalidateGlobal } from '@/site/globals'
+import { hasControlCharacters } from '@/email/compose'
+
+/** The title names the site in mails' From and Subject headers: one line, nothing that could add a header. */
+const singleLineTitle: TextFieldSingleValidation = (value, options) =>
+  typeof value === 'string' && hasControlCharacters(value) ? 'The title must be a single line, without control characters.' : text(value, options)
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',
@@ -14,7 +20,7 @@ export const SiteSettings: GlobalConfig = {
   access: { read: anyone, update: isAdmin },
   admin: { group: 'Site' },
   fields: [
-    { name: 'title', type: 'text', required: true, defaultValue: DEFAULT_SITE_TITLE, maxLength: 80 },
+    { name: 'title', type: 'text', required: true, defaultValue: DEFAULT_SITE_TITLE, maxLength: 80, validate: singleLineTitle },
     { name: 'description', type: 'textarea', maxLength: 300 },
     {
       name: 'metadata',

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next'
 
+import { emailEnabled } from '@/email'
 import type { Question } from '@/payload-types'
 import { payloadClient } from '@/site/payload'
 import { cachedGlobal } from '@/site/queries'
@@ -45,7 +46,7 @@ export default async function QuestionsPage() {
         Ask about your city’s live data. A member of staff checks every answer, which may have been drafted with the help of AI, before
         it appears here.
       </p>
-      <AskQuestionForm cities={cities} />
+      <AskQuestionForm cities={cities} emailNotices={emailEnabled()} />
       <section aria-labelledby="answered-heading">
         <h2 id="answered-heading">Answered questions</h2>
         {questions.length === 0 ? (

@@ -37,6 +37,10 @@ import { ReindexButton as ReindexButton_aead06e4cbf6b2620c5c51c9ab283634 } from 
 import { GatewayStatus as GatewayStatus_89833699b0cf2b10ead7cd8f3798fab5 } from '@/globals/SiteSettings/components/GatewayStatus'
 import { AdminIcon as AdminIcon_986bb8e897925e85b744f80d8123e951 } from '@/globals/SiteSettings/components/AdminBrand'
 import { AdminLogo as AdminLogo_986bb8e897925e85b744f80d8123e951 } from '@/globals/SiteSettings/components/AdminBrand'
+import { LoginEmailOffNote as LoginEmailOffNote_268dedcbf4d37be7907c423e98601bab } from '@/email/admin/EmailOff'
+import { EmailOffNavNote as EmailOffNavNote_268dedcbf4d37be7907c423e98601bab } from '@/email/admin/EmailOff'
+import { EmailOffNotice as EmailOffNotice_268dedcbf4d37be7907c423e98601bab } from '@/email/admin/EmailOff'
+import { ForgotPasswordEmailOffView as ForgotPasswordEmailOffView_268dedcbf4d37be7907c423e98601bab } from '@/email/admin/EmailOff'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
 
 /** @type import('payload').ImportMap */
@@ -80,5 +84,9 @@ export const importMap = {
   "@/globals/SiteSettings/components/GatewayStatus#GatewayStatus": GatewayStatus_89833699b0cf2b10ead7cd8f3798fab5,
   "@/globals/SiteSettings/components/AdminBrand#AdminIcon": AdminIcon_986bb8e897925e85b744f80d8123e951,
   "@/globals/SiteSettings/components/AdminBrand#AdminLogo": AdminLogo_986bb8e897925e85b744f80d8123e951,
+  "@/email/admin/EmailOff#LoginEmailOffNote": LoginEmailOffNote_268dedcbf4d37be7907c423e98601bab,
+  "@/email/admin/EmailOff#EmailOffNavNote": EmailOffNavNote_268dedcbf4d37be7907c423e98601bab,
+  "@/email/admin/EmailOff#EmailOffNotice": EmailOffNotice_268dedcbf4d37be7907c423e98601bab,
+  "@/email/admin/EmailOff#ForgotPasswordEmailOffView": ForgotPasswordEmailOffView_268dedcbf4d37be7907c423e98601bab,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
 }

@@ -2,17 +2,27 @@ import type { Payload } from 'payload'
 import { z } from 'zod'
 
 import { queueAnswerDraft } from '@/collections/Questions/jobs/draftAnswer'
+import { emailEnabled } from '@/email'
 import { citySchema, knownCity, siteCities } from '@/layers/entry/tenant'
 import { withErrorHandling } from '@/server/errors'
 import { payloadClient } from '@/site/payload'
 import { enforceRateLimit } from '@/server/rateLimit'
 import { readJsonBody } from '@/server/body'
+import { HttpError } from '@/server/errors'
 
 export const dynamic = 'force-dynamic'
 
 const askSchema = z.strictObject({
   question: z.string().trim().min(10, 'at least 10 characters').max(1000, 'at most 1000 characters'),
   city: citySchema.optional(),
+  // Where to say that the answer is out; an empty field is no address.
+  email: z
+    .string()
+    .trim()
+    .max(254, 'at most 254 characters')
+    .transform((value) => value || undefined)
+    .pipe(z.email('not an email address').optional())
+    .optional(),
 })
 
 /** The city asked about: the one named (it must be a city of the site), else the site's first. */
@@ -21,18 +31,21 @@ async function cityOf(payload: Payload, tenant: string | undefined) {
 }
 
 /**
- * POST /api/questions/ask {question, city?} → 201 at once ("received"); the answer draft is
- * made in the background. Anyone may ask (rate-limited per client); the answer appears on
- * /questions only after a member of staff approves and applies it.
+ * POST /api/questions/ask {question, city?, email?} → 201 at once ("received"); the answer draft
+ * is made in the background. Anyone may ask (rate-limited per client); the answer appears on
+ * /questions only after a member of staff approves and applies it. An address, only accepted
+ * while email is on, is mailed once when the answer is published and then erased
+ * (src/collections/Questions/hooks/notifyAsker.ts).
  */
 export const POST = withErrorHandling(async (request: Request) => {
   const limitHeaders = await enforceRateLimit(request, { name: 'questions', perClient: 5, overall: 200, windowSeconds: 600 })
   const body = askSchema.parse(await readJsonBody(request, 8 * 1024))
+  if (body.email && !emailEnabled()) throw new HttpError(400, 'This site sends no email: ask without an address and check this page for the answer.')
   const payload = await payloadClient()
   const city = await cityOf(payload, body.city)
   const question = await payload.create({
     collection: 'questions',
-    data: { question: body.question, city: city?.tenant, status: 'received' },
+    data: { question: body.question, city: city?.tenant, status: 'received', notifyEmail: body.email },
     // Citizens have no create access: this rate-limited route is the one way in.
     overrideAccess: true,
   })
@@ -40,7 +53,9 @@ export const POST = withErrorHandling(async (request: Request) => {
   return Response.json(
     {
       question: { id: question.id, question: question.question, status: question.status },
-      message: 'Thank you. A member of staff will check the answer before it appears on this page.',
+      message: body.email
+        ? 'Thank you. A member of staff will check the answer before it appears on this page; we will mail you then.'
+        : 'Thank you. A member of staff will check the answer before it appears on this page.',
     },
     { status: 201, headers: { ...limitHeaders, 'Cache-Control': 'no-store' } },
   )

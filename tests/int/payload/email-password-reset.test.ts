@@ -1,0 +1,107 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+
+import type { User } from '@/payload-types'
+
+import { createUserLocally, PASSWORD, signIn } from '../../helpers/accounts'
+import { linksOf, type SmtpCatcher, startSmtpCatcher } from '../../helpers/smtp'
+import { startPayloadApi } from '../helpers/payload'
+
+// "Forgot password?" over Payload's REST, as the admin's form sends it, to a real SMTP server:
+// the mail arrives with a plain-text part and a link on PUBLIC_SERVER_URL, the link's token works
+// once and not after it expires, and the answer is the same for an address without an account.
+
+let payload: Payload
+let baseUrl: string
+let closeServer: () => Promise<void>
+let smtp: SmtpCatcher
+
+const PUBLIC_URL = 'http://dashboard.city.example'
+const NEW_PASSWORD = 'a-fresh-reset-passphrase-2026'
+
+let clients = 0
+const newClient = () => `198.51.100.${++clients}`
+
+const post = (path: string, body: unknown, client = newClient()) =>
+  fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, body: JSON.stringify(body) })
+
+const forgot = (email: string, client?: string) => post('/api/users/forgot-password', { email }, client)
+const reset = (token: string, password: string) => post('/api/users/reset-password', { token, password })
+const runMailQueue = () => payload.jobs.run({ queue: 'email', limit: 50 })
+
+let accounts = 0
+async function account(): Promise<User> {
+  return createUserLocally(payload, { email: `reset-${++accounts}-${process.pid}@example.org`, password: PASSWORD, role: 'editor' })
+}
+
+async function resetMailFor(email: string) {
+  await runMailQueue()
+  const mail = await smtp.waitForMail((candidate) => candidate.envelopeTo.includes(email))
+  const link = linksOf(mail).find((url) => url.includes('/admin/reset/'))
+  expect(link, mail.text).toBeDefined()
+  return { mail, link: link!, token: decodeURIComponent(link!.split('/admin/reset/')[1]!) }
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher()
+  vi.stubEnv('SMTP_URL', smtp.url)
+  vi.stubEnv('EMAIL_FROM', 'noreply@city.example')
+  vi.stubEnv('PUBLIC_SERVER_URL', PUBLIC_URL)
+  vi.stubEnv('TRUST_PROXY', '1')
+  ;({ payload, baseUrl, close: closeServer } = await startPayloadApi())
+})
+
+afterAll(async () => {
+  await closeServer?.()
+  await payload?.destroy()
+  await smtp?.close()
+  vi.unstubAllEnvs()
+})
+
+describe('password reset by email', () => {
+  it('mails a reset link on PUBLIC_SERVER_URL, with a plain-text part and the site name, that works once', async () => {
+    const user = await account()
+    const answer = await forgot(user.email)
+    expect(answer.status).toBe(200)
+    const { mail, link, token } = await resetMailFor(user.email)
+
+    expect(link.startsWith(`${PUBLIC_URL}/admin/reset/`)).toBe(true)
+    expect(mail.subject).toBe('Reset your password for City Dashboard')
+    expect(mail.from?.value[0]).toEqual({ name: 'City Dashboard', address: 'noreply@city.example' })
+    expect(mail.text).toContain('— City Dashboard')
+    expect(mail.html).toContain(`href="${link}"`)
+
+    expect((await reset(token, NEW_PASSWORD)).status).toBe(200)
+    await expect(signIn(baseUrl, { email: user.email, password: NEW_PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+
+    // Used once: the same link is refused, and the password stays the one set with it.
+    const again = await reset(token, 'yet-another-passphrase-2027')
+    expect(again.status).toBe(403)
+    expect(await again.json()).toMatchObject({ errors: [{ message: 'Token is either invalid or has expired.' }] })
+    await expect(signIn(baseUrl, { email: user.email, password: NEW_PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+  })
+
+  it('refuses a link once it has expired', async () => {
+    const user = await account()
+    await forgot(user.email)
+    const { token } = await resetMailFor(user.email)
+    const stored = await payload.db.findOne<User>({ collection: 'users', where: { id: { equals: user.id } } })
+    // The expiry is an hour after the request: move it into the past instead of waiting.
+    expect(new Date(stored!.resetPasswordExpiration!).getTime() - Date.now()).toBeGreaterThan(59 * 60 * 1000)
+    await payload.db.updateOne({ collection: 'users', id: user.id, data: { resetPasswordExpiration: new Date(Date.now() - 1000).toISOString() } })
+
+    expect((await reset(token, NEW_PASSWORD)).status).toBe(403)
+    await expect(signIn(baseUrl, { email: user.email, password: PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+  })
+
+  it('answers an address without an account as it answers one with, and mails nobody', async () => {
+    const user = await account()
+    const known = await forgot(user.email)
+    const unknown = await forgot(`nobody-${process.pid}@example.org`)
+    expect(unknown.status).toBe(known.status)
+    expect(await unknown.json()).toEqual(await known.json())
+    await runMailQueue()
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(user.email))
+    expect(smtp.mails.some((mail) => mail.envelopeTo.includes(`nobody-${process.pid}@example.org`))).toBe(false)
+  })
+})
