@@ -10,6 +10,9 @@ import { buildConfig } from 'payload'
 
 import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
 import { AiDrafts } from '@/collections/AiDrafts/config'
+import { AlertNotices, HeldAlertNotices } from '@/collections/AlertNotices/config'
+import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'
+import { fanOutAlertNoticesTask, noticeFreshAlerts, sendAlertDigestTask } from '@/collections/AlertSubscriptions/jobs/notices'
 import { copyAppliedKeywords, searchKeywordsField } from '@/collections/AiDrafts/searchKeywords'
 import { Categories } from '@/collections/Categories/config'
 import { MapLayers } from '@/collections/MapLayers/config'
@@ -29,6 +32,7 @@ import { gatewayKeyWarning } from '@/ai/settings'
 import { adminI18n } from '@/i18n/admin'
 import { addRequestIdToError, quietRefusals, REFUSAL_LOGGING_LEVELS } from '@/hooks/refusal'
 import { currentRequestId } from '@/server/requestContext'
+import { listenForFreshAlerts } from '@/server/services'
 import { guardQueryInput } from '@/hooks/guardQueryInput'
 import { malformedRequestIs400 } from '@/hooks/malformedRequest'
 import { sharpWithPixelLimit } from '@/collections/Media/imageUpload'
@@ -53,7 +57,7 @@ export default buildConfig({
   hooks: { afterError: [addRequestIdToError] },
   // The admin speaks English, Spanish and Portuguese (the editor's choice, else the browser's).
   i18n: adminI18n,
-  collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions],
+  collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions, AlertSubscriptions, AlertNotices, HeldAlertNotices],
   globals: [Header, Footer, SiteSettings],
   admin: {
     user: Users.slug,
@@ -97,6 +101,8 @@ export default buildConfig({
         ? `Email on: SMTP ${mail.transport.host}:${mail.transport.port}, from ${mail.from.address} (mails leave through the '${MAIL_QUEUE}' jobs queue)`
         : 'Email is off (no SMTP_URL or SMTP_HOST): password resets and answer notices by email are unavailable; Payload\'s "written to console" notice means nothing is sent',
     )
+    // Every fresh layer load (polled or pushed) hands its alerts to the notices, in every process.
+    listenForFreshAlerts((alerts) => noticeFreshAlerts(payload, alerts))
   },
   // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
   upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },
@@ -111,12 +117,13 @@ export default buildConfig({
       cancel: ({ req }) => userIsStaff(req.user),
     },
     // The mail task is registered with email off too: the jobs table's schema does not depend on it.
-    tasks: [draftCitizenAnswerTask, sendMailTask(mail)],
+    tasks: [draftCitizenAnswerTask, sendMailTask(mail), fanOutAlertNoticesTask, sendAlertDigestTask],
     // Runs scheduled publishing and retries of answer drafts; tests and scripts run without the cron.
     // Mail waits at most a few seconds (the cron does not overlap itself: a slow server delays mail only).
     autoRun: [
       { cron: '* * * * *', queue: 'default', limit: 20 },
-      ...(mail ? [{ cron: '*/5 * * * * *', queue: MAIL_QUEUE, limit: 50 }] : []),
+      // MAIL_QUEUE_IN_SERVER=false when a worker (`payload jobs:run --queue email`) sends the mail instead.
+      ...(mail && settings.MAIL_QUEUE_IN_SERVER ? [{ cron: '*/5 * * * * *', queue: MAIL_QUEUE, limit: 50 }] : []),
     ],
     shouldAutoRun: () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME),
   },

@@ -48,7 +48,7 @@ const integrationProject = (name: string, include: string[]): TestProjectInlineC
   },
 })
 
-const databaseSuites = ['tests/int/payload/**/*.test.ts']
+const databaseSuites = ['tests/int/payload/**/*.test.ts', 'tests/int/alerts/**/*.test.ts']
 
 export default defineConfig({
   resolve: { alias },

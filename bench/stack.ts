@@ -104,6 +104,8 @@ export interface StackOptions {
   forceBuild: boolean
   workDir: string
   log: (message: string) => void
+  /** More settings for the app (e.g. SMTP_URL). */
+  env?: Record<string, string>
 }
 
 export interface Stack {
@@ -137,6 +139,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ...(options.redisKeyPrefix ? { REDIS_KEY_PREFIX: options.redisKeyPrefix } : {}),
     LOG_LEVEL: 'warn',
     NEXT_TELEMETRY_DISABLED: '1',
+    ...options.env,
   }
   if (options.pageSize !== undefined) env.NGSI_LD_PAGE_SIZE = String(options.pageSize)
   if (options.pageConcurrency !== undefined) env.NGSI_LD_PAGE_CONCURRENCY = String(options.pageConcurrency)

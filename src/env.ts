@@ -113,6 +113,8 @@ export const envSchema = z
     SMTP_USER: optionalString,
     SMTP_PASSWORD: optionalString,
     EMAIL_FROM: optionalString,
+    // false: this server never works the mail queue; a worker beside it does (many subscribers).
+    MAIL_QUEUE_IN_SERVER: booleanFlag(true),
   })
   .superRefine((env, ctx) => {
     if (env.DEV_AUTO_LOGIN_EMAIL && env.NODE_ENV === 'production') {

@@ -75,6 +75,9 @@ export interface Config {
     users: User;
     'ai-drafts': AiDraft;
     questions: Question;
+    'alert-subscriptions': AlertSubscription;
+    'alert-notices': AlertNotice;
+    'held-alert-notices': HeldAlertNotice;
     search: Search;
     redirects: Redirect;
     'payload-kv': PayloadKv;
@@ -93,6 +96,9 @@ export interface Config {
     users: UsersSelect<false> | UsersSelect<true>;
     'ai-drafts': AiDraftsSelect<false> | AiDraftsSelect<true>;
     questions: QuestionsSelect<false> | QuestionsSelect<true>;
+    'alert-subscriptions': AlertSubscriptionsSelect<false> | AlertSubscriptionsSelect<true>;
+    'alert-notices': AlertNoticesSelect<false> | AlertNoticesSelect<true>;
+    'held-alert-notices': HeldAlertNoticesSelect<false> | HeldAlertNoticesSelect<true>;
     search: SearchSelect<false> | SearchSelect<true>;
     redirects: RedirectsSelect<false> | RedirectsSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
@@ -124,6 +130,8 @@ export interface Config {
     tasks: {
       draftCitizenAnswer: TaskDraftCitizenAnswer;
       sendMail: TaskSendMail;
+      fanOutAlertNotices: TaskFanOutAlertNotices;
+      sendAlertDigest: TaskSendAlertDigest;
       schedulePublish: TaskSchedulePublish;
       inline: {
         input: unknown;
@@ -752,6 +760,69 @@ export interface Question {
   createdAt: string;
 }
 /**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "alert-subscriptions".
+ */
+export interface AlertSubscription {
+  id: number;
+  email: string;
+  subscriberKey: string;
+  layer: number | MapLayer;
+  /**
+   * The tenant of the city; empty for the broker’s default.
+   */
+  city: string;
+  minimumLevel: 'info' | 'warning' | 'critical';
+  status: 'pending' | 'confirmed';
+  confirmedAt?: string | null;
+  /**
+   * Notices in these hours are held and sent as one digest when they end.
+   */
+  quietHours?: {
+    enabled?: boolean | null;
+    from?: number | null;
+    until?: number | null;
+    timeZone?: string | null;
+    /**
+     * When the held notices go out.
+     */
+    digestDueAt?: string | null;
+  };
+  secret: string;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "alert-notices".
+ */
+export interface AlertNotice {
+  id: number;
+  key: string;
+  place: string;
+  sequence: number;
+  layer: number | MapLayer;
+  city?: string | null;
+  featureId: string;
+  placeName?: string | null;
+  level: 'info' | 'warning' | 'critical';
+  message: string;
+  firedAt: string;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "held-alert-notices".
+ */
+export interface HeldAlertNotice {
+  id: number;
+  subscription: number | AlertSubscription;
+  notice: number | AlertNotice;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
  * This is a collection of automatically created search results. These results are used by the global site search and will be updated automatically as documents in the CMS are created or updated.
  *
  * This interface was referenced by `Config`'s JSON-Schema
@@ -869,7 +940,8 @@ export interface PayloadJob {
     | {
         executedAt: string;
         completedAt: string;
-        taskSlug: 'inline' | 'draftCitizenAnswer' | 'sendMail' | 'schedulePublish';
+        taskSlug:
+          'inline' | 'draftCitizenAnswer' | 'sendMail' | 'fanOutAlertNotices' | 'sendAlertDigest' | 'schedulePublish';
         taskID: string;
         input?:
           | {
@@ -902,7 +974,9 @@ export interface PayloadJob {
         id?: string | null;
       }[]
     | null;
-  taskSlug?: ('inline' | 'draftCitizenAnswer' | 'sendMail' | 'schedulePublish') | null;
+  taskSlug?:
+    | ('inline' | 'draftCitizenAnswer' | 'sendMail' | 'fanOutAlertNotices' | 'sendAlertDigest' | 'schedulePublish')
+    | null;
   queue?: string | null;
   waitUntil?: string | null;
   processing?: boolean | null;
@@ -947,6 +1021,18 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'questions';
         value: number | Question;
+      } | null)
+    | ({
+        relationTo: 'alert-subscriptions';
+        value: number | AlertSubscription;
+      } | null)
+    | ({
+        relationTo: 'alert-notices';
+        value: number | AlertNotice;
+      } | null)
+    | ({
+        relationTo: 'held-alert-notices';
+        value: number | HeldAlertNotice;
       } | null)
     | ({
         relationTo: 'search';
@@ -1395,6 +1481,59 @@ export interface QuestionsSelect<T extends boolean = true> {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "alert-subscriptions_select".
+ */
+export interface AlertSubscriptionsSelect<T extends boolean = true> {
+  email?: T;
+  subscriberKey?: T;
+  layer?: T;
+  city?: T;
+  minimumLevel?: T;
+  status?: T;
+  confirmedAt?: T;
+  quietHours?:
+    | T
+    | {
+        enabled?: T;
+        from?: T;
+        until?: T;
+        timeZone?: T;
+        digestDueAt?: T;
+      };
+  secret?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "alert-notices_select".
+ */
+export interface AlertNoticesSelect<T extends boolean = true> {
+  key?: T;
+  place?: T;
+  sequence?: T;
+  layer?: T;
+  city?: T;
+  featureId?: T;
+  placeName?: T;
+  level?: T;
+  message?: T;
+  firedAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "held-alert-notices_select".
+ */
+export interface HeldAlertNoticesSelect<T extends boolean = true> {
+  subscription?: T;
+  notice?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "search_select".
  */
 export interface SearchSelect<T extends boolean = true> {
@@ -1625,6 +1764,15 @@ export interface SiteSetting {
      */
     fallbackModels?: string | null;
   };
+  /**
+   * Citizens may subscribe to a layer’s alerts by email when the server has an SMTP server (SMTP_URL, EMAIL_FROM).
+   */
+  alertNotices: {
+    /**
+     * A rule that keeps firing at a place is mailed at most once in this time, however often the data refreshes.
+     */
+    periodMinutes: number;
+  };
   updatedAt?: string | null;
   createdAt?: string | null;
 }
@@ -1735,6 +1883,11 @@ export interface SiteSettingsSelect<T extends boolean = true> {
         dailyBudget?: T;
         fallbackModels?: T;
       };
+  alertNotices?:
+    | T
+    | {
+        periodMinutes?: T;
+      };
   updatedAt?: T;
   createdAt?: T;
   globalType?: T;
@@ -1780,6 +1933,40 @@ export interface TaskSendMail {
   };
   output: {
     messageId?: string | null;
+  };
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "TaskFanOutAlertNotices".
+ */
+export interface TaskFanOutAlertNotices {
+  input: {
+    notices:
+      | {
+          [k: string]: unknown;
+        }
+      | unknown[]
+      | string
+      | number
+      | boolean
+      | null;
+    after?: string | null;
+  };
+  output: {
+    mailed: number;
+    held: number;
+  };
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "TaskSendAlertDigest".
+ */
+export interface TaskSendAlertDigest {
+  input: {
+    subscriptionId: string;
+  };
+  output: {
+    sent: number;
   };
 }
 /**

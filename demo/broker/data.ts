@@ -174,6 +174,22 @@ export function airQualityLevel(index: number): string {
   return 'hazardous'
 }
 
+/**
+ * AirQualityObserved station 2 of every city crosses the NO₂ limit of 200 µg/m³ on a cycle: below
+ * (about 185) for the first half of each CROSSING_CYCLE_MS, just above (about 205) for the second,
+ * so a demo visitor subscribed to alert notices sees one arrive within the cycle.
+ */
+export const CROSSING_STATION_ORDINAL = 2
+export const CROSSING_CYCLE_MS = 4 * OBSERVATION_CADENCE_MS
+
+/** Whether the crossing station's reading observed at `atMs` is above the limit. */
+export const crossingIsAbove = (atMs: number) => ((atMs % CROSSING_CYCLE_MS) + CROSSING_CYCLE_MS) % CROSSING_CYCLE_MS >= CROSSING_CYCLE_MS / 2
+
+function crossingNo2(entity: StaticEntity, atMs: number) {
+  const wobble = (noise(entity.seed, 21, atMs, HOUR_MS) + 0.5) * 4
+  return crossingIsAbove(atMs) ? 203 + wobble : 182 + wobble
+}
+
 function airQualityReadings(entity: StaticEntity, atMs: number): Readings {
   const hour = solarHour(atMs, entity.position[0])
   const traffic = trafficFactor(hour)
@@ -181,7 +197,9 @@ function airQualityReadings(entity: StaticEntity, atMs: number): Readings {
   const no2Base = entity.alert ? 215 : 12 + hash01(entity.seed, 20) * 30
   const no2 = entity.alert
     ? no2Base + 40 * traffic + (noise(entity.seed, 21, atMs, HOUR_MS) + 0.5) * 20
-    : Math.max(2, no2Base * (0.55 + 0.9 * traffic) * washout + noise(entity.seed, 21, atMs, HOUR_MS) * 10)
+    : entity.ordinal === CROSSING_STATION_ORDINAL
+      ? crossingNo2(entity, atMs)
+      : Math.max(2, no2Base * (0.55 + 0.9 * traffic) * washout + noise(entity.seed, 21, atMs, HOUR_MS) * 10)
   const pm10 = entity.alert
     ? 62 + 25 * traffic + (noise(entity.seed, 22, atMs, 2 * HOUR_MS) + 0.5) * 12
     : Math.max(3, (10 + hash01(entity.seed, 23) * 18 + 8 * traffic) * washout + noise(entity.seed, 22, atMs, 2 * HOUR_MS) * 10)

@@ -216,6 +216,15 @@ export function evaluateRules(
   properties: Record<string, unknown> | null | undefined,
   options: EvaluateOptions = {},
 ): Alert | null {
+  return firingRule(rules, properties, options)?.alert ?? null
+}
+
+/** As `evaluateRules`, with the rule that fired: alert notices are counted per rule and place. */
+export function firingRule(
+  rules: readonly AlertRule[],
+  properties: Record<string, unknown> | null | undefined,
+  options: EvaluateOptions = {},
+): { rule: AlertRule; alert: Alert } | null {
   let best: { rule: AlertRule; value: AlertValue } | undefined
   if (!Array.isArray(rules)) return null
   for (const rule of rules) {
@@ -227,7 +236,7 @@ export function evaluateRules(
   if (!best) return null
   const { rule, value } = best
   const message = typeof rule.message === 'string' ? rule.message : ''
-  return { level: rule.level, message: fillTemplate(message, rule.attribute, value), attribute: rule.attribute, value }
+  return { rule, alert: { level: rule.level, message: fillTemplate(message, rule.attribute, value), attribute: rule.attribute, value } }
 }
 
 const collator = new Intl.Collator('en', { numeric: true })

@@ -24,6 +24,7 @@ export {
   evaluateFeatures,
   evaluateRules,
   fillTemplate,
+  firingRule,
   toFiniteNumber,
   valueText,
   type Alert,

@@ -39,3 +39,19 @@ export async function enforceRateLimit(request: Request, policy: LimitPolicy): P
   await client.refund(caller)
   throw tooMany(all)
 }
+
+export interface KeyedLimitPolicy {
+  name: string
+  /** Requests per key per window. */
+  perKey: number
+  windowSeconds: number
+}
+
+/**
+ * Spends one request of the budget of `key`, something other than the caller's address (an email
+ * address, hashed by the caller): what rotating clients cannot escape. Over it, a 429 with Retry-After.
+ */
+export async function enforceKeyedRateLimit(key: string, policy: KeyedLimitPolicy): Promise<void> {
+  const result = await rateLimiter(policy.name, { points: policy.perKey, durationSeconds: policy.windowSeconds }).consume(key)
+  if (!result.allowed) throw tooMany(result)
+}

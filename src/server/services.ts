@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis'
 
 import { GatewayClient } from '@/ai'
+import type { FreshAlerts } from '@/alerts/notices'
 import { createCache, createRedisClient, createRevalidatedTags, type RevalidatedTags, SwrCache } from '@/cache'
 import { env } from '@/env'
 import { LayerFeatureService } from '@/layers/server/features'
@@ -25,6 +26,7 @@ type Services = {
   history?: HistoryService
   gateway?: GatewayClient
   revalidatedTags?: RevalidatedTags
+  freshAlertsListener?: (alerts: FreshAlerts) => void
   proxyCaches: Map<string, SwrCache<unknown>>
   limiters: Map<string, RateLimiter>
 }
@@ -71,11 +73,20 @@ export function brokerClient(): NgsiClient {
   }))
 }
 
+/**
+ * Who hears the alerts of each fresh layer load (polled or pushed): the alert notices
+ * (payload.config.ts onInit sets it, so every process that runs Payload has it). One listener.
+ */
+export function listenForFreshAlerts(listener: (alerts: FreshAlerts) => void) {
+  services().freshAlertsListener = listener
+}
+
 /** The layer data service, cached in Redis when REDIS_URL is set, else in memory. */
 export function layerFeatures(): LayerFeatureService {
   return (services().layers ??= new LayerFeatureService({
     client: brokerClient(),
     cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
+    onFreshAlerts: (alerts) => services().freshAlertsListener?.(alerts),
   }))
 }
 

@@ -3,11 +3,19 @@
 import { availableFeatures, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { bySeverity, isAtLeast } from '@/alerts/levels'
 import { alertsOf } from '@/layers/shared/alerts'
+import { cityOfRead } from '@/layers/shared/city'
 import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
+
+const TEXT = {
+  checking: 'Checking…',
+  none: 'No alerts right now.',
+  showOnMap: 'Show on map',
+  byEmail: 'Get these alerts by email',
+}
 
 /** The alerts that fire now on the block's layers (rules evaluated on the server), most severe first. */
 export function AlertsPanelBlock(block: AlertsPanelBlockData) {
-  const { data, focusFeature } = useDashboard()
+  const { data, city: pageCity, focusFeature } = useDashboard()
   const layerIds = block.layers.map((layer) => String(typeof layer === 'object' ? layer.id : layer))
   const states = useLayersData(layerIds, block.city)
   const minimum = block.minimumLevel ?? 'warning'
@@ -15,6 +23,8 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
     .flatMap((state) => alertsOf(availableFeatures(state, 'alerting')).map((alert) => ({ ...alert, layerId: state.layerId })))
     .filter((alert) => isAtLeast(alert.level, minimum))
     .sort((a, b) => bySeverity(a.level, b.level))
+  // Offered when the site sends mail and a layer here has rules (the form lets the reader pick among them).
+  const notified = layerIds.map((id) => data.layers[id]).find((layer) => layer?.alertNotices)
   const loading = states.some((state) => state.status === 'loading' && !state.preview)
 
   const show = (layerId: string, featureId: string) => {
@@ -29,7 +39,7 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
       <h2 id={`alerts-${block.id}`}>{block.title}</h2>
       {alerts.length === 0 ? (
         <p className="muted" role="status">
-          {loading ? 'Checking…' : 'No alerts right now.'}
+          {loading ? TEXT.checking : TEXT.none}
         </p>
       ) : (
         <ul className="alert-list" aria-live="polite">
@@ -41,11 +51,16 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
                 · {alert.name ?? alert.featureId} · {data.layers[alert.layerId]?.name}
               </span>{' '}
               <button type="button" className="link-button" onClick={() => show(alert.layerId, alert.featureId)}>
-                Show on map
+                {TEXT.showOnMap}
               </button>
             </li>
           ))}
         </ul>
+      )}
+      {notified && (
+        <p>
+          <a href={`/alerts/subscribe?${new URLSearchParams({ layer: notified.id, city: cityOfRead(notified.fixedCity, block.city, pageCity) ?? '' })}`}>{TEXT.byEmail}</a>
+        </p>
       )}
     </section>
   )

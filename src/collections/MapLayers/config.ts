@@ -7,6 +7,7 @@ import { cityFieldOf } from '@/fields/dashboard'
 import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
+import { eraseAlertSubscriptions } from './hooks/eraseAlertSubscriptions'
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, HEX_COLOUR, HEX_COLOUR_RULE } from '@/ngsi/names'
 
@@ -51,7 +52,7 @@ export const MapLayers: CollectionConfig = {
     defaultColumns: ['name', 'entityType', 'public', 'refreshSeconds', 'updatedAt'],
   },
   endpoints: [brokerTypesEndpoint, brokerPreviewEndpoint],
-  hooks: { beforeChange: [validateAgainstBroker] },
+  hooks: { beforeChange: [validateAgainstBroker], beforeDelete: [eraseAlertSubscriptions] },
   fields: [
     { name: 'name', type: 'text', required: true, maxLength: 80 },
     { name: 'description', type: 'textarea', maxLength: 1000 },

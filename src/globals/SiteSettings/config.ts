@@ -137,6 +137,24 @@ export const SiteSettings: GlobalConfig = {
         },
       ],
     },
+    {
+      name: 'alertNotices',
+      type: 'group',
+      label: 'Alert notices by email',
+      admin: { description: 'Citizens may subscribe to a layer’s alerts by email when the server has an SMTP server (SMTP_URL, EMAIL_FROM).' },
+      fields: [
+        {
+          name: 'periodMinutes',
+          type: 'number',
+          label: 'Minutes between notices of one rule and place',
+          required: true,
+          defaultValue: 60,
+          min: 1,
+          max: 10_080,
+          admin: { step: 1, description: 'A rule that keeps firing at a place is mailed at most once in this time, however often the data refreshes.' },
+        },
+      ],
+    },
   ],
   hooks: { afterChange: [revalidateGlobal] },
 }

@@ -1,6 +1,7 @@
 import 'server-only'
 
 import { readableLayers } from '@/access'
+import { emailEnabled } from '@/email'
 import { env } from '@/env'
 import { isMarkerShape } from '@/map/markers'
 import { type DataBlockOnPage, dataBlocksOf } from '@/blocks/dataBlocks'
@@ -20,7 +21,7 @@ const idOf = (value: LayerReference) =>
 
 const layerIdsOf = ({ block, needs }: DataBlockOnPage): string[] => needs.layers(block).flatMap((item) => idOf(item) ?? [])
 
-function toDashboardLayer(layer: MapLayer): DashboardLayer {
+function toDashboardLayer(layer: MapLayer, mailing: boolean): DashboardLayer {
   return {
     id: String(layer.id),
     name: layer.name,
@@ -34,6 +35,7 @@ function toDashboardLayer(layer: MapLayer): DashboardLayer {
     popupAttributes: layer.popupAttributes?.length ? layer.popupAttributes : (layer.attributes ?? []),
     refreshSeconds: layer.refreshSeconds,
     fixedCity: layer.source?.tenant || undefined,
+    alertNotices: mailing && Boolean(layer.public) && (layer.alertRules?.length ?? 0) > 0,
   }
 }
 
@@ -80,7 +82,7 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     overrideAccess: true,
   })
   const docsById = new Map(docs.map((layer) => [String(layer.id), layer]))
-  const layers = Object.fromEntries([...docsById].map(([id, layer]) => [id, toDashboardLayer(layer)]))
+  const layers = Object.fromEntries([...docsById].map(([id, layer]) => [id, toDashboardLayer(layer, emailEnabled())]))
 
   // The HTML carries a preview of each layer, not its features: Next gzips every HTML response
   // afresh, so each inlined feature costs CPU on every view (docs/performance.md). The browser

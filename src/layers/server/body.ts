@@ -12,7 +12,8 @@ import { once } from 'node:events'
 import { createHash } from 'node:crypto'
 import { createGunzip, createGzip } from 'node:zlib'
 
-import { type AlertRule, evaluateRules } from '@/alerts'
+import { type AlertRule, firingRule } from '@/alerts'
+import type { FiredAlert } from '@/alerts/notices'
 import { type BBox, type Feature, type NormalizedEntity, toFeature } from '@/ngsi'
 
 import type { LayerMeta } from '../shared/types'
@@ -117,6 +118,9 @@ function gzipWriter() {
   }
 }
 
+/** Alerts of one load kept for notices: a layer alerting everywhere must not hold every feature twice. */
+export const MAX_FIRED_ALERTS = 1_000
+
 export interface LayerEncoderOptions {
   /** The layer's attributes: the only properties that leave the server. */
   attributes: string[]
@@ -132,6 +136,7 @@ export interface LayerEncoderOptions {
  */
 export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerEncoderOptions) {
   const writer = gzipWriter()
+  const fired: FiredAlert[] = []
   const units: Record<string, string> = {}
   let count = 0
   let skipped = 0
@@ -152,11 +157,18 @@ export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerE
         }
         if (alertRules.length > 0) {
           const observedAt = feature.properties.observedAt
-          const alert = evaluateRules(alertRules, feature.properties, {
+          const hit = firingRule(alertRules, feature.properties, {
             now: fetchedAt,
             observedAt: typeof observedAt === 'string' ? observedAt : undefined,
           })
-          if (alert) feature.properties.alert = { level: alert.level, message: alert.message }
+          if (hit) {
+            const { level, message, value } = hit.alert
+            feature.properties.alert = { level, message }
+            if (fired.length < MAX_FIRED_ALERTS) {
+              const name = feature.properties.name
+              fired.push({ featureId: String(feature.id), placeName: typeof name === 'string' ? name : undefined, rule: hit.rule, level, message, value })
+            }
+          }
         }
         lines.push(featureLine(feature))
       }
@@ -169,6 +181,8 @@ export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerE
       return writer.end({ count, fetchedAt: fetchedAt.toISOString(), stale: false, truncated, skipped, units: ordered })
     },
     abort: () => writer.abort(),
+    /** The alerts that fired in this load, with their rules (at most MAX_FIRED_ALERTS), for alert notices. */
+    fired: () => fired,
   }
 }
 

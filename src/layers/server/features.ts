@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache'
 import pLimit, { type LimitFunction } from 'p-limit'
 
 import type { AlertRule } from '@/alerts'
+import type { FiredAlert, FreshAlerts } from '@/alerts/notices'
 import { type Cache, SwrCache, type SwrCodec, type SwrState } from '@/cache'
 import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
 
@@ -49,6 +50,11 @@ export interface LayerFeatureServiceOptions {
    * few pages and its compressor, so this bounds memory however many layers go cold together.
    */
   maxConcurrentLoads?: number
+  /**
+   * Told the alerts of every load from the broker (never of a cache read), after the load is
+   * cached: alert notices are counted there, once per fresh data, whoever asked for it.
+   */
+  onFreshAlerts?: (alerts: FreshAlerts) => void
 }
 
 // Cached as [4-byte meta length][meta JSON][gzipped body]: Redis-safe and cheap to split.
@@ -116,9 +122,11 @@ export class LayerFeatureService {
   // Positions of a body's features in a table's order: 4 bytes a feature, 2 MB for 500,000.
   private readonly orders = new LRUCache<string, Uint32Array>({ maxSize: 32 * MB, sizeCalculation: (order) => Math.max(1, order.byteLength) })
   private readonly reading = new Map<string, Promise<{ body: LayerBody; state: SwrState }>>()
+  private readonly onFreshAlerts?: (alerts: FreshAlerts) => void
 
-  constructor({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2 }: LayerFeatureServiceOptions) {
+  constructor({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2, onFreshAlerts }: LayerFeatureServiceOptions) {
     this.client = client
+    this.onFreshAlerts = onFreshAlerts
     this.now = now
     this.loadSlot = pLimit(maxConcurrentLoads)
     this.hot = new LRUCache<string, LayerBody>({ ...boundedByBytes(64 * MB), ttl: 1_000, ttlResolution: 0, ttlAutopurge: true, perf: { now } })
@@ -167,7 +175,8 @@ export class LayerFeatureService {
 
   /** Broker pages → features → gzip as they arrive; a failure midway discards the whole load. */
   private async load(layer: LayerSpec, tenant: string | undefined): Promise<LayerBody> {
-    const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt: new Date(this.now()) })
+    const fetchedAt = new Date(this.now())
+    const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt })
     try {
       const { truncated } = await this.client.streamEntities(
         {
@@ -179,10 +188,22 @@ export class LayerFeatureService {
         (entities) => encoder.add(entities),
         { tenant, contextUrl: layer.contextUrl },
       )
-      return await encoder.finish(truncated)
+      const body = await encoder.finish(truncated)
+      this.tellFreshAlerts(layer, tenant, fetchedAt, encoder.fired())
+      return body
     } catch (error) {
       encoder.abort()
       throw error
+    }
+  }
+
+  /** Hands a load's alerts to the notices listener; its failures are its own, never the load's. */
+  private tellFreshAlerts(layer: LayerSpec, tenant: string | undefined, fetchedAt: Date, alerts: FiredAlert[]) {
+    if (!this.onFreshAlerts || layer.alertRules.length === 0) return
+    try {
+      this.onFreshAlerts({ layerId: String(layer.id), city: tenant ?? '', fetchedAt, alerts })
+    } catch {
+      // The listener queues work of its own and logs its failures; the layer's data is unaffected.
     }
   }
 

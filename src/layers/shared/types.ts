@@ -35,6 +35,8 @@ export type DashboardLayer = {
   refreshSeconds: number
   /** The layer is pinned to this city whatever the page shows. */
   fixedCity?: string
+  /** Citizens may subscribe to its alerts by email (it has alert rules, and the site sends mail). */
+  alertNotices: boolean
 }
 
 export type DashboardCity = {

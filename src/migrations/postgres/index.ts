@@ -9,6 +9,8 @@ import * as migration_20261123_201311_drop_login_lockout from './20261123_201311
 import * as migration_20261123_222602_chart_block from './20261123_222602_chart_block';
 import * as migration_20261125_160549_ai_daily_budget from './20261125_160549_ai_daily_budget';
 import * as migration_20261126_104205_email_queue_question_notify from './20261126_104205_email_queue_question_notify';
+import * as migration_20261126_105359_alert_notices from './20261126_105359_alert_notices';
+import * as migration_20261126_122324_users_role_shown_to_admins from './20261126_122324_users_role_shown_to_admins';
 
 export const migrations = [
   {
@@ -64,6 +66,16 @@ export const migrations = [
   {
     up: migration_20261126_104205_email_queue_question_notify.up,
     down: migration_20261126_104205_email_queue_question_notify.down,
-    name: '20261126_104205_email_queue_question_notify'
+    name: '20261126_104205_email_queue_question_notify',
+  },
+  {
+    up: migration_20261126_105359_alert_notices.up,
+    down: migration_20261126_105359_alert_notices.down,
+    name: '20261126_105359_alert_notices',
+  },
+  {
+    up: migration_20261126_122324_users_role_shown_to_admins.up,
+    down: migration_20261126_122324_users_role_shown_to_admins.down,
+    name: '20261126_122324_users_role_shown_to_admins'
   },
 ];

@@ -1,0 +1,225 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import type { AlertSubscription, MapLayer } from '@/payload-types'
+
+import { CROSSING_CYCLE_MS } from '../../../demo/broker/data'
+import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { headerOf } from '../../helpers/mailHeaders'
+import { linksOf, type ReceivedMail, type SmtpCatcher, startSmtpCatcher } from '../../helpers/smtp'
+import { startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+
+/**
+ * Alert notices end to end on the Local API and the real routes: a real SMTP server receives
+ * every mail; the demo broker's clock is the test's, so its crossing station (AirQualityObserved 2)
+ * is below the NO2 limit, then above it. Station 1 is above it all the time.
+ */
+
+let payload: Payload
+let smtp: SmtpCatcher
+let broker: DemoBroker
+let baseUrl: string
+let closeServer: () => Promise<void>
+let layer: MapLayer
+let clock = 0
+let clients = 0
+
+const ADDRESS = 'citizen@example.org'
+const QUIET_ADDRESS = 'night-owl@example.org'
+const CYCLE_START = Math.floor(Date.parse('2026-11-26T08:00:00Z') / CROSSING_CYCLE_MS) * CROSSING_CYCLE_MS
+/** Observations in the first half of the cycle (whatever each station's reporting slot): station 2 below the limit. */
+const BELOW = CYCLE_START + 7 * 60_000
+/** In the second half: station 2 above it. */
+const ABOVE = CYCLE_START + 17 * 60_000
+
+const post = (path: string, body: unknown, ip = `198.51.100.${++clients}`) =>
+  fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body) })
+
+/** Runs the mail queue until it is empty (the production server's cron does this every few seconds). */
+async function drainQueue() {
+  const { noticesSettled } = await import('@/collections/AlertSubscriptions/jobs/notices')
+  await noticesSettled()
+  for (let round = 0; round < 20; round++) {
+    const result = await payload.jobs.run({ queue: 'email', limit: 100, silent: true })
+    if (!result || Object.keys(result.jobStatus ?? {}).length === 0) return
+  }
+}
+
+/** A fresh load of the layer from the broker (as a refresh after the cache expired): a new version key each time. */
+let version = 0
+async function freshLoad(city = 'santander') {
+  const [{ layerFeatures }, { toLayerSpec }] = await Promise.all([import('@/server/services'), import('@/layers/server/spec')])
+  await layerFeatures().get({ ...toLayerSpec(layer), updatedAt: `${layer.updatedAt}#${++version}` }, { tenant: city })
+}
+
+const noticesTo = (address: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(address) && /^(Critical|Warning|Info):/.test(mail.subject ?? ''))
+const subscriptionsOf = async (address: string) =>
+  (await payload.find({ collection: 'alert-subscriptions', where: { email: { equals: address } }, overrideAccess: true, depth: 0 })).docs as AlertSubscription[]
+
+async function subscribeAndConfirm(address: string, extra: Record<string, unknown> = {}) {
+  const response = await post('/api/alerts/subscribe', { email: address, layer: layer.id, city: 'santander', minimumLevel: 'warning', ...extra })
+  expect(response.status, await response.clone().text()).toBe(202)
+  await drainQueue()
+  const confirmation = await smtp.waitForMail((mail) => mail.envelopeTo.includes(address) && /^Confirm/.test(mail.subject ?? ''))
+  const link = new URL(linksOf(confirmation).find((url) => url.includes('/alerts/confirm'))!)
+  const confirmed = await post('/api/alerts/confirm', { s: link.searchParams.get('s'), t: link.searchParams.get('t') })
+  expect(confirmed.status, await confirmed.clone().text()).toBe(200)
+  return confirmation
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher()
+  clock = BELOW
+  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld', now: () => new Date(clock) })
+  Object.assign(process.env, {
+    SMTP_URL: smtp.url,
+    EMAIL_FROM: 'City Dashboard <alerts@city.example>',
+    NGSI_LD_BROKER_URL: broker.url,
+    NGSI_LD_TENANT: '',
+    TRUST_PROXY: '1',
+  })
+  const started = await startPayload()
+  payload = started.payload
+  const server = await startHttpServer(started.config, {
+    '/api/alerts/subscribe': (await import('@/app/api/alerts/subscribe/route')).POST,
+    '/api/alerts/confirm': (await import('@/app/api/alerts/confirm/route')).POST,
+    '/api/alerts/unsubscribe': (await import('@/app/api/alerts/unsubscribe/route')).POST,
+  })
+  baseUrl = server.url
+  closeServer = server.close
+  await payload.updateGlobal({
+    slug: 'site-settings',
+    data: {
+      title: 'Test city',
+      cities: [
+        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
+        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
+      ],
+      alertNotices: { periodMinutes: 60 },
+    },
+  })
+  layer = await payload.create({
+    collection: 'map-layers',
+    data: {
+      name: 'Air quality',
+      entityType: 'AirQualityObserved',
+      attributes: ['name', 'no2'],
+      alertRules: [{ attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO2 at {value}, above 200' }],
+      refreshSeconds: 10,
+      maxFeatures: 1000,
+    },
+  })
+})
+
+afterAll(async () => {
+  await closeServer?.()
+  await Promise.all([broker?.close(), smtp?.close()])
+})
+
+describe('alert notices by email', () => {
+  let confirmation: ReceivedMail
+
+  it('sends nothing but the confirmation before the link in it is used', async () => {
+    const response = await post('/api/alerts/subscribe', { email: ADDRESS, layer: layer.id, city: 'santander', minimumLevel: 'warning' })
+    expect(response.status).toBe(202)
+    await freshLoad()
+    await drainQueue()
+    confirmation = await smtp.waitForMail((mail) => mail.envelopeTo.includes(ADDRESS))
+    expect(smtp.mails.filter((mail) => mail.envelopeTo.includes(ADDRESS))).toHaveLength(1)
+    expect(confirmation.subject).toMatch(/^Confirm your alert notices for Santander/)
+    expect(confirmation.text).toMatch(/Air quality/)
+    expect(confirmation.text).toMatch(/Test city/)
+    expect(confirmation.html).toBeTruthy()
+    expect(await payload.count({ collection: 'alert-notices', overrideAccess: true })).toMatchObject({ totalDocs: 0 })
+  })
+
+  it('confirms from the mailed link; a forged token is refused', async () => {
+    const link = new URL(linksOf(confirmation).find((url) => url.includes('/alerts/confirm'))!)
+    const forged = await post('/api/alerts/confirm', { s: link.searchParams.get('s'), t: 'A'.repeat(43) })
+    expect(forged.status).toBe(400)
+    expect(await forged.json()).toMatchObject({ error: expect.stringMatching(/not valid/) })
+    const confirmed = await post('/api/alerts/confirm', { s: link.searchParams.get('s'), t: link.searchParams.get('t') })
+    expect(confirmed.status).toBe(200)
+    expect((await subscriptionsOf(ADDRESS))[0]).toMatchObject({ status: 'confirmed' })
+  })
+
+  it('mails one notice for the place already over the limit, and none on the next refreshes', async () => {
+    await freshLoad()
+    await drainQueue()
+    const [notice] = await Promise.all([smtp.waitForMail((mail) => noticesTo(ADDRESS).includes(mail))])
+    expect(notice.subject).toBe('Critical: Air quality in Santander')
+    expect(notice.text).toMatch(/NO2 at [\d.]+, above 200/)
+    expect(notice.text).toMatch(/Santander/)
+    expect(notice.text).not.toMatch(/santander-002/)
+    expect(notice.html).toMatch(/Unsubscribe/)
+    expect(headerOf(notice, 'list-unsubscribe')).toMatch(/^<http:\/\/127\.0\.0\.1:3000\/api\/alerts\/unsubscribe\?s=\d+&t=[\w-]{43}>$/)
+    expect(headerOf(notice, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
+    for (let refresh = 0; refresh < 3; refresh++) await freshLoad()
+    await drainQueue()
+    expect(noticesTo(ADDRESS)).toHaveLength(1)
+  })
+
+  it('mails one notice when the crossing station goes over the limit, not one per refresh, also after a restart', async () => {
+    clock = ABOVE
+    await freshLoad()
+    await freshLoad()
+    await drainQueue()
+    await expect.poll(() => noticesTo(ADDRESS).length, { timeout: 10_000 }).toBe(2)
+    const crossing = noticesTo(ADDRESS)[1]!
+    expect(crossing.text).toMatch(/santander-002|Station|NO2 at 20\d/)
+    expect(crossing.text!.match(/NO2 at/g)).toHaveLength(1)
+    // What a process remembers is gone after a restart: the database still knows the places were told.
+    const { forgetNoticeMemory } = await import('@/collections/AlertSubscriptions/jobs/notices')
+    forgetNoticeMemory()
+    await freshLoad()
+    await drainQueue()
+    expect(noticesTo(ADDRESS)).toHaveLength(2)
+  })
+
+  it('holds notices during quiet hours and sends them as one digest when they end', async () => {
+    const hour = new Date().getUTCHours()
+    await subscribeAndConfirm(QUIET_ADDRESS, { quietHours: { from: hour, until: (hour + 2) % 24, timeZone: 'UTC' }, minimumLevel: 'info' })
+    // A new period for every place: the next load claims both stations again.
+    await payload.updateGlobal({ slug: 'site-settings', data: { alertNotices: { periodMinutes: 1 } } })
+    const { forgetNoticeMemory } = await import('@/collections/AlertSubscriptions/jobs/notices')
+    forgetNoticeMemory()
+    await payload.update({ collection: 'alert-notices', where: {}, data: { firedAt: new Date(Date.now() - 3_600_000).toISOString() }, overrideAccess: true })
+    await freshLoad()
+    await drainQueue()
+    expect(noticesTo(QUIET_ADDRESS)).toHaveLength(0)
+    const [subscription] = await subscriptionsOf(QUIET_ADDRESS)
+    expect(Date.parse(subscription!.quietHours!.digestDueAt!)).toBeGreaterThan(Date.now())
+    expect((await payload.count({ collection: 'held-alert-notices', overrideAccess: true })).totalDocs).toBe(2)
+    // The digest waits for the end of the quiet hours; the test makes them end now.
+    const { docs: digests } = await payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'sendAlertDigest' } }, overrideAccess: true })
+    expect(digests).toHaveLength(1)
+    expect(Date.parse(digests[0]!.waitUntil!)).toBe(Date.parse(subscription!.quietHours!.digestDueAt!))
+    await drainQueue()
+    expect(noticesTo(QUIET_ADDRESS)).toHaveLength(0)
+    await payload.update({ collection: 'payload-jobs', id: digests[0]!.id, data: { waitUntil: new Date(Date.now() - 1000).toISOString() }, overrideAccess: true })
+    await drainQueue()
+    const digest = await smtp.waitForMail((mail) => mail.envelopeTo.includes(QUIET_ADDRESS) && /quiet hours/.test(mail.subject ?? ''))
+    expect(digest.subject).toBe('2 alerts during your quiet hours in Santander')
+    expect(digest.text!.match(/NO2 at/g)).toHaveLength(2)
+    expect((await payload.count({ collection: 'held-alert-notices', overrideAccess: true })).totalDocs).toBe(0)
+  })
+
+  it('unsubscribes with one click (RFC 8058) and erases the subscriber', async () => {
+    const notice = noticesTo(ADDRESS)[0]!
+    const oneClick = headerOf(notice, 'list-unsubscribe').slice(1, -1).replace('http://127.0.0.1:3000', baseUrl)
+    const response = await fetch(oneClick, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })
+    expect(response.status).toBe(200)
+    expect(await subscriptionsOf(ADDRESS)).toHaveLength(0)
+    // Nothing kept anywhere names the address: no subscription, no held notice, no waiting mail.
+    const jobs = await payload.find({ collection: 'payload-jobs', limit: 1000, overrideAccess: true, depth: 0 })
+    expect(JSON.stringify(jobs.docs.filter((job) => !job.completedAt))).not.toContain(ADDRESS)
+    // The link works once; using it again changes nothing and says the same.
+    expect((await fetch(oneClick, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(200)
+    const before = noticesTo(ADDRESS).length
+    clock += CROSSING_CYCLE_MS * 3
+    await freshLoad()
+    await drainQueue()
+    expect(noticesTo(ADDRESS)).toHaveLength(before)
+  })
+})
