@@ -209,7 +209,8 @@ function toReply(response: ApiResponse, context: string): Reply {
   if (contentType === 'application/json' && response.status < 300) links.unshift(contextLink(context))
   return {
     status: response.status,
-    body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
+    // '' is no body at all (201 Created, 204 No Content).
+    body: response.body instanceof JsonText ? response.body.text : response.body === '' ? '' : JSON.stringify(response.body),
     headers: { 'Content-Type': contentType, ...response.headers, ...(links.length && { Link: links }) },
   }
 }

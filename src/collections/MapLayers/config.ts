@@ -6,6 +6,7 @@ import { draftWithAiField } from '@/collections/AiDrafts/fields'
 import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
+import { deleteLiveSubscriptions, syncLiveSubscriptions } from './hooks/liveSubscriptions'
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, HEX_COLOUR, HEX_COLOUR_RULE } from '@/ngsi/names'
 
@@ -44,7 +45,7 @@ export const MapLayers: CollectionConfig = {
     defaultColumns: ['name', 'entityType', 'public', 'refreshSeconds', 'updatedAt'],
   },
   endpoints: [brokerTypesEndpoint, brokerPreviewEndpoint],
-  hooks: { beforeChange: [validateAgainstBroker] },
+  hooks: { beforeChange: [validateAgainstBroker], afterChange: [syncLiveSubscriptions], afterDelete: [deleteLiveSubscriptions] },
   fields: [
     { name: 'name', type: 'text', required: true, maxLength: 80 },
     { name: 'description', type: 'textarea', maxLength: 1000 },
