@@ -139,6 +139,10 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
   }
 
   async function onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.url?.split('?')[0] === '/__demo/notifications') {
+      await send(request, response, await controlNotifications(request, hub))
+      return
+    }
     if (request.url?.split('?')[0] === '/__demo/fault') {
       await send(request, response, await controlFault(request, setFault, () => ({ fault, delayMs: faultDelayMs })))
       return
@@ -250,6 +254,24 @@ async function controlFault(
   }
   setFault(parsed.data.fault, parsed.data.delayMs)
   return json(200, current())
+}
+
+const notificationControlBody = z.object({ reachable: z.boolean() }).strict()
+
+/** GET or POST {"reachable": false} at /__demo/notifications: notifications fail as if the dashboard could not be reached. */
+async function controlNotifications(request: IncomingMessage, hub: SubscriptionHub): Promise<Reply> {
+  const json = (status: number, body: unknown): Reply => ({ status, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } })
+  if (request.method === 'GET') return json(200, { reachable: hub.reachable })
+  if (request.method !== 'POST') return json(405, { type: errorTypes.badRequestData, title: 'Method Not Allowed', detail: 'Use GET or POST' })
+  let parsed
+  try {
+    parsed = notificationControlBody.safeParse(JSON.parse(await readBody(request)))
+  } catch {
+    parsed = undefined
+  }
+  if (!parsed?.success) return json(400, { type: errorTypes.badRequestData, title: 'Bad Request Data', detail: 'Expected {"reachable": true | false}' })
+  hub.reachable = parsed.data.reachable
+  return json(200, { reachable: hub.reachable })
 }
 
 async function readBody(request: IncomingMessage, maxBytes = MAX_CONTROL_BODY_BYTES): Promise<string> {

@@ -68,6 +68,8 @@ export class SubscriptionHub {
   private readonly subscriptions = new Map<string, Subscription>()
   private readonly inFlight = new Set<Promise<void>>()
   private readonly controller = new AbortController()
+  /** false: notifications fail as if the endpoint were unreachable (a network between broker and dashboard that is down). */
+  reachable = true
 
   constructor(
     private readonly flavor: FlavorProfile,
@@ -362,6 +364,7 @@ export class SubscriptionHub {
     const attempts = this.flavor.name === 'scorpio' ? 3 : 1
     for (let attempt = 0; attempt < attempts && !delivered; attempt++) {
       try {
+        if (!this.reachable) throw new Error('connect ECONNREFUSED (demo: endpoint unreachable)')
         const response = await fetch(url, {
           method: 'POST',
           headers,

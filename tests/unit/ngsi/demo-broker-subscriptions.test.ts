@@ -238,6 +238,30 @@ describe.each(['orion-ld', 'scorpio', 'stellio'] as const)('demo broker subscrip
   })
 })
 
+describe('demo broker notifications switched off (an unreachable dashboard)', () => {
+  it('records failures while unreachable and delivers again once reachable', async () => {
+    const broker = await startDemoBroker()
+    const receiver = await startReceiver()
+    try {
+      const id = await subscribe(broker, receiver)
+      const control = (body: unknown) => fetch(`${broker.url}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+      expect((await control({ reachable: 'no' })).status).toBe(400)
+      expect(await (await control({ reachable: false })).json()).toEqual({ reachable: false })
+      await patchTemperature(broker, weather1, 9)
+      await broker.notificationsSettled()
+      expect(receiver.received).toHaveLength(0)
+      expect((await call(broker, 'GET', `/subscriptions/${encodeURIComponent(id)}`)).body.notification).toMatchObject({ status: 'failed', lastFailure: expect.any(String) })
+      await control({ reachable: true })
+      await patchTemperature(broker, weather1, 10)
+      await broker.notificationsSettled()
+      expect(receiver.received).toHaveLength(1)
+    } finally {
+      await broker.close()
+      await receiver.close()
+    }
+  })
+})
+
 describe('demo broker live mode', () => {
   it('moves readings on its own and notifies subscribers', async () => {
     const broker = await startDemoBroker({ liveIntervalMs: 50 })
