@@ -6,6 +6,7 @@ import { draftWithAiField } from '@/collections/AiDrafts/fields'
 import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
+import { liveStatusEndpoint } from './endpoints/live'
 import { deleteLiveSubscriptions, syncLiveSubscriptions } from './hooks/liveSubscriptions'
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, HEX_COLOUR, HEX_COLOUR_RULE } from '@/ngsi/names'
@@ -44,7 +45,7 @@ export const MapLayers: CollectionConfig = {
     group: 'City data',
     defaultColumns: ['name', 'entityType', 'public', 'refreshSeconds', 'updatedAt'],
   },
-  endpoints: [brokerTypesEndpoint, brokerPreviewEndpoint],
+  endpoints: [brokerTypesEndpoint, brokerPreviewEndpoint, liveStatusEndpoint],
   hooks: { beforeChange: [validateAgainstBroker], afterChange: [syncLiveSubscriptions], afterDelete: [deleteLiveSubscriptions] },
   fields: [
     { name: 'name', type: 'text', required: true, maxLength: 80 },
@@ -88,6 +89,11 @@ export const MapLayers: CollectionConfig = {
       name: 'brokerPreview',
       type: 'ui',
       admin: { components: { Field: '@/collections/MapLayers/components/BrokerPreview#BrokerPreview' } },
+    },
+    {
+      name: 'liveStatus',
+      type: 'ui',
+      admin: { components: { Field: '@/collections/MapLayers/components/LiveStatus#LiveStatus' } },
     },
     {
       name: 'source',

@@ -4,7 +4,8 @@ import 'server-only'
 // GET /api/live (a page's event stream of its layers' changes). How live updates work as a
 // whole: docs/live-updates.md.
 
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
 
 import { z } from 'zod'
 
@@ -44,11 +45,10 @@ export const MAX_NOTIFICATION_BYTES = 16 * 1024 * 1024
 const notFound = () => new HttpError(404, 'Not found')
 
 /**
- * POST /api/ngsi-ld/notify/{token}: answered 200 with a small JSON body (and its Content-Length:
- * Orion-LD counts a chunked answer as failed, Stellio a 204) before the changes are applied.
- * Any token but a live subscription's is a 404, whatever the body.
+ * POST /api/ngsi-ld/notify/{token}: answered 200 with a small JSON body before the changes are
+ * applied. Any token but a live subscription's is a 404, whatever the body.
  */
-export async function notifyReply(request: Request, token: string): Promise<Response> {
+async function notifyReply(request: Request, token: string): Promise<Response> {
   const record = await live().subscriptions.byToken(token)
   if (!record) throw notFound()
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
@@ -56,9 +56,44 @@ export async function notifyReply(request: Request, token: string): Promise<Resp
   const body = notificationSchema.parse(await readJsonBody(request, MAX_NOTIFICATION_BYTES))
   if (body.subscriptionId !== record.subscriptionId) throw notFound()
   const accepted = live().accept(record, body)
-  const text = JSON.stringify({ accepted })
-  return new Response(text, { status: 200, headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-store' } })
+  return Response.json({ accepted }, { headers: { 'Cache-Control': 'no-store' } })
 }
+
+/**
+ * The notify route on Node's response, so the answer has a Content-Length: Orion-LD counts a
+ * chunked answer as a failed notification (and pauses after 3), and an App Router handler's
+ * Content-Length does not survive `next start`. Served by src/pages/api/ngsi-ld/notify/[token].ts,
+ * without Next's router once loaded.
+ */
+export const notifyRoute: PagesHandler = servedDirectly(
+  '/api/ngsi-ld/notify/[token]',
+  async function notifyRoute(req, res) {
+    // Next and the edge hand over Node's request itself (the body unread: bodyParser is off).
+    const incoming = req as unknown as IncomingMessage
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+    const isPost = incoming.method === 'POST'
+    const request = new Request(new URL(incoming.url ?? '/', 'http://localhost'), {
+      method: incoming.method,
+      headers,
+      ...(isPost && { body: Readable.toWeb(incoming) as ReadableStream, duplex: 'half' }),
+    } as RequestInit)
+    let response: Response
+    try {
+      if (!isPost) throw new HttpError(405, 'Notifications are POSTed', { Allow: 'POST' })
+      response = await notifyReply(request, String(req.query.token ?? ''))
+    } catch (error) {
+      response = errorResponse(error, request)
+    }
+    const body = Buffer.from(await response.arrayBuffer())
+    const answerHeaders: Record<string, string> = Object.fromEntries(response.headers)
+    // res.end(bytes) alone would set it too; said outright because brokers depend on it.
+    answerHeaders['content-length'] = String(body.byteLength)
+    res.writeHead(response.status, answerHeaders)
+    res.end(body)
+  },
+  ['POST'],
+)
 
 // ---------------------------------------------------------------------------------------------
 // The stream

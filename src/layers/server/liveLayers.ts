@@ -167,3 +167,7 @@ export class LiveLayers {
 }
 
 export { channelOf }
+
+/** One layer's (city, mode, reason) rows of a status report. */
+export const liveLayerStatus = (status: LiveStatus, layerId: string) =>
+  status.details.filter((detail) => detail.layerId === layerId).map(({ tenant, mode, reason }) => ({ tenant, mode, ...(reason && { reason }) }))

@@ -43,6 +43,14 @@ const patchStation = (attributes: Record<string, unknown>) =>
     body: JSON.stringify(attributes),
   })
 
+/** A viewer's session token (a member of the admin). */
+async function memberToken(tag: string): Promise<string> {
+  const email = `${tag}-${Date.now()}@example.org`
+  await payload.create({ collection: 'users', overrideAccess: true, data: { email, password: 'correct-horse-battery-staple', role: 'viewer', name: tag } })
+  const login = await fetch(`${baseUrl}/api/users/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'correct-horse-battery-staple' }) })
+  return ((await login.json()) as { token: string }).token
+}
+
 beforeAll(async () => {
   broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
   const port = await freePort()
@@ -60,12 +68,12 @@ beforeAll(async () => {
   const server = await startHttpServer(
     started.config,
     {
-      '/api/ngsi-ld/notify/:token': (await import('@/app/api/ngsi-ld/notify/[token]/route')).POST,
       '/api/health': (await import('@/app/api/health/route')).GET,
     },
     {
       '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default,
       '/api/live': (await import('@/pages/api/live')).default,
+      '/api/ngsi-ld/notify/:token': (await import('@/pages/api/ngsi-ld/notify/[token]')).default,
     },
     { port },
   )
@@ -107,6 +115,11 @@ describe('live layers', () => {
     expect(subscription!.subscriptionName).toMatch(new RegExp(`:layer:${layers.air}:santander$`))
     const health = await (await fetch(`${baseUrl}/api/health`)).json()
     expect(health.live).toMatchObject({ layers: 1, subscribed: 1, polling: 0 })
+    // The layer editor shows it per city; members only.
+    expect((await fetch(`${baseUrl}/api/map-layers/${layers.air}/live`)).status).toBe(401)
+    const member = await memberToken('status')
+    const status = await fetch(`${baseUrl}/api/map-layers/${layers.air}/live`, { headers: authHeaders(member) })
+    expect(await status.json()).toEqual({ enabled: true, cities: [{ tenant: 'santander', mode: 'live' }] })
   })
 
   it('pushes a broker PATCH to an open stream and into the cached layer (alert recomputed, ETag changed)', async () => {

@@ -29,6 +29,7 @@ import { PreviewComponent as PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860 }
 import { DraftWithAi as DraftWithAi_46508ede8290875e3583d307dff8f818 } from '@/collections/AiDrafts/components/DraftWithAi'
 import { EntityTypeField as EntityTypeField_3d1e8c315c84429efc4a0dc5db0662f8 } from '@/collections/MapLayers/components/EntityTypeField'
 import { BrokerPreview as BrokerPreview_99bae9e414aa3536d347487961cf55ec } from '@/collections/MapLayers/components/BrokerPreview'
+import { LiveStatus as LiveStatus_f3ab538e48131b5082730a6e5b75e259 } from '@/collections/MapLayers/components/LiveStatus'
 import { CurrentPasswordField as CurrentPasswordField_251be029e805c6a9ca42e5770036ec46 } from '@/collections/Users/components/CurrentPasswordField'
 import { ReviewActions as ReviewActions_86e1f095f872ab14d8a1b824821f3569 } from '@/collections/AiDrafts/components/ReviewActions'
 import { TargetCell as TargetCell_598a25e89830baa421223e0e28312779 } from '@/collections/AiDrafts/components/TargetCell'
@@ -72,6 +73,7 @@ export const importMap = {
   "@/collections/AiDrafts/components/DraftWithAi#DraftWithAi": DraftWithAi_46508ede8290875e3583d307dff8f818,
   "@/collections/MapLayers/components/EntityTypeField#EntityTypeField": EntityTypeField_3d1e8c315c84429efc4a0dc5db0662f8,
   "@/collections/MapLayers/components/BrokerPreview#BrokerPreview": BrokerPreview_99bae9e414aa3536d347487961cf55ec,
+  "@/collections/MapLayers/components/LiveStatus#LiveStatus": LiveStatus_f3ab538e48131b5082730a6e5b75e259,
   "@/collections/Users/components/CurrentPasswordField#CurrentPasswordField": CurrentPasswordField_251be029e805c6a9ca42e5770036ec46,
   "@/collections/AiDrafts/components/ReviewActions#ReviewActions": ReviewActions_86e1f095f872ab14d8a1b824821f3569,
   "@/collections/AiDrafts/components/TargetCell#TargetCell": TargetCell_598a25e89830baa421223e0e28312779,
