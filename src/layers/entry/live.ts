@@ -129,6 +129,23 @@ const eventId = (versions: Map<string, number>) => [...versions].map(([layer, ve
 /** The change as a page needs it: only the layer's attributes were ever in the features. */
 const changeData = (event: LiveEvent) => ({ layer: event.layerId, version: event.version, at: event.at, upserted: event.upserted, removed: event.removed })
 
+/**
+ * An event's `data:` bytes, made once however many streams send them: a 100-entity change is
+ * ~20 kB, and 10,000 streams each serialising (and holding) their own copy took the process down.
+ */
+const encoded = new WeakMap<LiveEvent, { change: Buffer; tiles: Buffer }>()
+function eventBytes(event: LiveEvent, kind: 'change' | 'tiles'): Buffer {
+  let known = encoded.get(event)
+  if (!known) {
+    known = {
+      change: Buffer.from(`event: change\ndata: ${JSON.stringify(changeData(event))}\n\n`),
+      tiles: Buffer.from(`event: tiles\ndata: ${JSON.stringify({ layer: event.layerId, version: event.version, at: event.at })}\n\n`),
+    }
+    encoded.set(event, known)
+  }
+  return known[kind]
+}
+
 function refuse(res: ServerResponse, status: number, error: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers })
   res.end(JSON.stringify({ error }))
@@ -186,7 +203,7 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
   res.flushHeaders()
 
   let closed = false
-  const write = (text: string) => {
+  const write = (text: string | Buffer) => {
     if (closed) return
     res.write(text)
     // A client that does not read is dropped, not buffered for without bound.
@@ -201,8 +218,8 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
     const event = message.event
     if (event.version <= (versions.get(layerId) ?? 0)) return
     versions.set(layerId, event.version)
-    if (event.tiles) send('tiles', { layer: layerId, version: event.version, at: event.at }, true)
-    else send('change', changeData(event), true)
+    write(`id: ${eventId(versions)}\n`)
+    write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
   }
   const stopListening = hub.listen(channels, onMessage)
 
@@ -226,8 +243,7 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
   for (const event of missed) {
     const layerId = String(event.layerId)
     if (reset.includes(layerId)) continue
-    if (event.tiles) send('tiles', { layer: layerId, version: event.version, at: event.at })
-    else send('change', changeData(event))
+    write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
   }
 
   // Watching makes the subscriptions of layers no one watched yet (members-only ones, kept while
