@@ -56,8 +56,9 @@ async function main() {
   const broker = new URL(settings.NGSI_LD_BROKER_URL)
   if (['127.0.0.1', 'localhost'].includes(broker.hostname) && process.env.DEMO_BROKER !== 'off') {
     step(`Starting the demo NGSI-LD broker at ${broker.origin}`)
-    // --temporal: history as the production compose serves it (Orion-LD with Mintaka).
-    startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', broker.port || '80', '--temporal'])
+    // --temporal: history as the production compose serves it (Orion-LD with Mintaka);
+    // --live-ms: readings move every few seconds and subscribers are notified (live updates).
+    startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', broker.port || '80', '--temporal', '--live-ms', '4000'])
     await waitForUrl(`${broker.origin}/version`, { timeoutMs: 30_000, accept: () => true })
   }
 

@@ -71,6 +71,18 @@ export const envSchema = z
     LAYER_TILES_THRESHOLD: z.coerce.number().int().min(1).default(20_000),
     // Points the tile indexes of all large layers hold together in memory (about 300 B each).
     LAYER_TILES_MAX_POINTS: z.coerce.number().int().min(1_000).default(1_000_000),
+    // Live updates: the address a broker sends notifications to (it may see this server under
+    // another name, e.g. inside a container network); empty = PUBLIC_SERVER_URL. LIVE_UPDATES=false
+    // turns subscriptions off (every layer polls).
+    NGSI_LD_NOTIFY_URL: optionalUrl,
+    LIVE_UPDATES: booleanFlag(true),
+    // Open live streams (GET /api/live) per client address and per process.
+    LIVE_MAX_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(20),
+    LIVE_MAX_STREAMS: z.coerce.number().int().min(1).default(20_000),
+    // How often one replica renews and checks the subscriptions (seconds).
+    LIVE_CHECK_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+    // How often a members-only stream checks its session (a signed-out or demoted user's stream ends).
+    LIVE_SESSION_CHECK_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
     PUBLIC_MAP_TOKEN: optionalString,
     REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
     // Deployments (or test runs) sharing one Redis keep apart by prefix.

@@ -1,6 +1,6 @@
 // tsx demo/broker/cli.ts [--port 1026] [--host 127.0.0.1] [--flavor orion-ld|scorpio|stellio]
 //   [--entities 60] [--seed n] [--fault slow|down|5xx|garbage] [--delay-ms 2000]
-//   [--temporal] [--temporal-limit 10000] [--hostile-names]
+//   [--temporal] [--temporal-limit 10000] [--hostile-names] [--live-ms 5000]
 
 import { parseArgs } from 'node:util'
 
@@ -18,8 +18,12 @@ const USAGE = `Usage: tsx demo/broker/cli.ts [options]
   --temporal            serve the temporal API on orion-ld too (as if Mintaka were behind it)
   --temporal-limit <n>  stellio: instances per attribute before answering 206
   --hostile-names       name entity 3 of every type <img src=x onerror=alert(1)> (XSS tests)
+  --live-ms <n>         live mode: every n ms one entity per type and city gets new readings (default 0 = off)
   --help                show this help
-Faults can be switched at run time: POST /__demo/fault {"fault": "slow" | null, "delayMs": 500}`
+Faults can be switched at run time: POST /__demo/fault {"fault": "slow" | null, "delayMs": 500};
+notifications made to fail as if the dashboard were unreachable: POST /__demo/notifications {"reachable": false}
+Writes: PATCH|POST /ngsi-ld/v1/entities/{id}/attrs, POST /ngsi-ld/v1/entityOperations/upsert, DELETE /ngsi-ld/v1/entities/{id};
+subscriptions: /ngsi-ld/v1/subscriptions (HTTP notifications in the flavor's format).`
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`)
@@ -47,6 +51,7 @@ function parseCommandLine() {
         temporal: { type: 'boolean' },
         'temporal-limit': { type: 'string' },
         'hostile-names': { type: 'boolean' },
+        'live-ms': { type: 'string' },
         help: { type: 'boolean' },
       },
     }))
@@ -72,6 +77,7 @@ function parseCommandLine() {
     temporal: values.temporal,
     temporalInstanceLimit: integerOption(values['temporal-limit'], 'temporal-limit'),
     hostileNames: values['hostile-names'],
+    liveIntervalMs: integerOption(values['live-ms'], 'live-ms'),
   }
 }
 

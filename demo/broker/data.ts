@@ -44,6 +44,8 @@ export interface StaticEntity {
   phaseMs: number
   /** Replaces the generated name (see GenerateOptions.hostileNames). */
   nameOverride?: string
+  /** Attributes written by updates (PATCH, upsert, live mode): they replace the generated ones. */
+  written?: Map<string, NormalizedAttribute>
 }
 
 export interface Tenant {
@@ -371,11 +373,20 @@ export class EntityView {
   }
 
   attribute(name: string): NormalizedAttribute | undefined {
+    const written = this.entity.written?.get(name)
+    if (written) return written
     const spec = this.model.byName.get(name)
     return spec && this.build(spec)
   }
 
+  /** Written attributes that the type model does not define, in the order they were added. */
+  extraAttributes(): [string, NormalizedAttribute][] {
+    return [...(this.entity.written ?? [])].filter(([name]) => !this.model.byName.has(name))
+  }
+
   build(spec: AttributeSpec): NormalizedAttribute {
+    const written = this.entity.written?.get(spec.name)
+    if (written) return written
     if (spec.kind === 'Relationship') return { type: 'Relationship', object: spec.value(this.entity, {}, this.atMs) as string }
     const readings = spec.changes === 'reading' ? this.readings : {}
     const attribute: NormalizedAttribute = { type: spec.kind, value: spec.value(this.entity, readings, this.atMs) }

@@ -97,11 +97,13 @@ const staticMembersCache: Record<AttributeForm, WeakMap<StaticEntity, string>> =
 /** `"name":…` members joined with commas: static attributes first, then the changing ones. */
 function attributeMembers(view: EntityView, { form, attrs }: Representation): string {
   const { staticAttributes, changingAttributes } = view.model
-  if (attrs) {
-    return [...staticAttributes, ...changingAttributes]
-      .filter((spec) => attrs.has(spec.name))
-      .map((spec) => memberText(view, spec, form))
-      .join(',')
+  if (attrs || view.entity.written) {
+    // Written entities skip the static cache: an update may have replaced a static attribute.
+    const extras = view.extraAttributes().filter(([name]) => !attrs || attrs.has(name))
+    return [
+      ...[...staticAttributes, ...changingAttributes].filter((spec) => !attrs || attrs.has(spec.name)).map((spec) => memberText(view, spec, form)),
+      ...extras.map(([name, attribute]) => `${JSON.stringify(name)}:${JSON.stringify(formatAttribute(attribute, form))}`),
+    ].join(',')
   }
   const cache = staticMembersCache[form]
   let staticPart = cache.get(view.entity)
@@ -116,7 +118,8 @@ function attributeMembers(view: EntityView, { form, attrs }: Representation): st
 }
 
 function memberText(view: EntityView, spec: AttributeSpec, form: AttributeForm): string {
-  return spec.changes === 'reading' ? readingText(view, spec, form) : `"${spec.name}":${JSON.stringify(formatAttribute(view.build(spec), form))}`
+  return spec.changes === 'reading' && !view.entity.written?.has(spec.name)
+    ? readingText(view, spec, form) : `"${spec.name}":${JSON.stringify(formatAttribute(view.build(spec), form))}`
 }
 
 /** What formatAttribute gives for a reading, written directly: readings are most of every page. */

@@ -1,5 +1,7 @@
-// A read-only demo NGSI-LD context broker over generated city data, for demo mode, tests
-// and benchmarks. Plain node:http keeps it fast enough to page through 50,000 entities.
+// A demo NGSI-LD context broker over generated city data, for demo mode, tests and
+// benchmarks: queries, entity updates, subscriptions with HTTP notifications, and a live mode
+// that moves readings every few seconds. Plain node:http keeps it fast enough to page through
+// 50,000 entities.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -11,9 +13,12 @@ import { z } from 'zod'
 import { JsonText, type ApiResponse } from './api-support'
 import { generateTenants, type Tenant } from './data'
 import { flavors, type Flavor } from './flavors'
+import { startLiveUpdates } from './live'
 import { handleNgsiLd } from './ngsi-api'
-import { BrokerError, errorTypes, notSupported } from './problems'
+import { BrokerError, errorTypes } from './problems'
 import { contextLink, requestContext } from './representation'
+import { SubscriptionHub } from './subscriptions'
+import { handleEntityWrite } from './write-api'
 
 export const faultNames = ['slow', 'down', '5xx', 'garbage'] as const
 export type Fault = (typeof faultNames)[number]
@@ -38,6 +43,8 @@ export interface DemoBrokerOptions {
   temporalAggregation?: boolean
   /** Entity 3 of every type gets a name with markup in it (XSS tests). */
   hostileNames?: boolean
+  /** Live mode: every this many ms, one entity per type and city gets new readings (and subscribers are notified). */
+  liveIntervalMs?: number
 }
 
 export interface DemoBroker {
@@ -48,11 +55,15 @@ export interface DemoBroker {
   entityCount: number
   close(): Promise<void>
   setFault(fault: Fault | null, delayMs?: number): void
+  /** Resolves once every notification sent so far has been answered or has failed. */
+  notificationsSettled(): Promise<void>
 }
 
 export const DEFAULT_FAULT_DELAY_MS = 2000
 const MIN_GZIP_BYTES = 1024
 const MAX_CONTROL_BODY_BYTES = 4096
+/** A batch upsert of 1,000 full entities is ~2 MB. */
+const MAX_WRITE_BODY_BYTES = 16 * 1024 * 1024
 const gzipAsync = promisify(gzip)
 
 const faultControlBody = z
@@ -88,14 +99,15 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
     if (delayMs !== undefined) faultDelayMs = delayMs
   }
 
-  function route(method: string, path: string, query: string, request: IncomingMessage): ApiResponse {
+  const hub = new SubscriptionHub(flavor, now)
+
+  function route(method: string, path: string, query: string, request: IncomingMessage, body: unknown): ApiResponse {
     const info = flavor.infoEndpoints(startedAt, now())[path]
     if (info && (method === 'GET' || method === 'HEAD')) return { status: 200, body: info }
     if (!path.startsWith('/ngsi-ld/v1/')) {
       throw new BrokerError(404, errorTypes.resourceNotFound, 'Not Found', `No resource at ${path}`)
     }
-    if (method !== 'GET' && method !== 'HEAD') throw notSupported(`${method} is not supported: the demo broker is read-only`)
-    return handleNgsiLd({
+    const context = {
       route: path.slice('/ngsi-ld/v1'.length),
       params: new URLSearchParams(query),
       headers: request.headers,
@@ -104,15 +116,22 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
       nowMs: now().getTime(),
       temporalEnabled,
       temporalAggregation: options.temporalAggregation ?? true,
-    })
+    }
+    if (context.route.startsWith('/subscriptions')) return hub.handle(context, method, body)
+    if (method === 'GET' || method === 'HEAD') return handleNgsiLd(context)
+    const written = handleEntityWrite(context, method, body, now().toISOString())
+    if (written.changes.length > 0) hub.notify(context.tenant, written.changes, request.headers)
+    return written.response
   }
 
-  function answer(request: IncomingMessage): Reply {
+  async function answer(request: IncomingMessage): Promise<Reply> {
     const url = request.url ?? '/'
     const queryStart = url.indexOf('?')
     const path = queryStart < 0 ? url : url.slice(0, queryStart)
+    const method = request.method ?? 'GET'
     try {
-      return toReply(route(request.method ?? 'GET', path, queryStart < 0 ? '' : url.slice(queryStart + 1), request), requestContext(request.headers))
+      const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : await readJson(request)
+      return toReply(route(method, path, queryStart < 0 ? '' : url.slice(queryStart + 1), request, body), requestContext(request.headers))
     } catch (error) {
       if (error instanceof BrokerError) return problemReply(error)
       return problemReply(new BrokerError(500, errorTypes.internalError, 'Internal Error', (error as Error).message))
@@ -120,6 +139,10 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
   }
 
   async function onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.url?.split('?')[0] === '/__demo/notifications') {
+      await send(request, response, await controlNotifications(request, hub))
+      return
+    }
     if (request.url?.split('?')[0] === '/__demo/fault') {
       await send(request, response, await controlFault(request, setFault, () => ({ fault, delayMs: faultDelayMs })))
       return
@@ -136,13 +159,13 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
         })
         return
       case 'garbage':
-        await send(request, response, garbageReply(answer(request), garbageCount++))
+        await send(request, response, garbageReply(await answer(request), garbageCount++))
         return
       case 'slow':
         await new Promise((resolve) => setTimeout(resolve, faultDelayMs).unref())
         break
     }
-    await send(request, response, answer(request))
+    await send(request, response, await answer(request))
   }
 
   const server = createServer({ keepAliveTimeout: 5000 }, (request, response) => {
@@ -156,6 +179,7 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
     })
   })
   const { port, address } = server.address() as AddressInfo
+  const live = options.liveIntervalMs ? startLiveUpdates(tenants, options.liveIntervalMs, now, (tenant, changes) => hub.notify(tenant, changes, {})) : undefined
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
     port,
@@ -163,8 +187,11 @@ export async function startDemoBroker(options: DemoBrokerOptions = {}): Promise<
     tenants: tenants.map((tenant) => tenant.name),
     entityCount: tenants.reduce((sum, tenant) => sum + tenant.entities.length, 0),
     setFault,
+    notificationsSettled: () => hub.settled(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        live?.stop()
+        hub.close()
         server.close((error) => (error ? reject(error) : resolve()))
         server.closeAllConnections()
       }),
@@ -186,7 +213,8 @@ function toReply(response: ApiResponse, context: string): Reply {
   if (contentType === 'application/json' && response.status < 300) links.unshift(contextLink(context))
   return {
     status: response.status,
-    body: response.body instanceof JsonText ? response.body.text : JSON.stringify(response.body),
+    // '' is no body at all (201 Created, 204 No Content).
+    body: response.body instanceof JsonText ? response.body.text : response.body === '' ? '' : JSON.stringify(response.body),
     headers: { 'Content-Type': contentType, ...response.headers, ...(links.length && { Link: links }) },
   }
 }
@@ -228,13 +256,45 @@ async function controlFault(
   return json(200, current())
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
+const notificationControlBody = z.object({ reachable: z.boolean() }).strict()
+
+/** GET or POST {"reachable": false} at /__demo/notifications: notifications fail as if the dashboard could not be reached. */
+async function controlNotifications(request: IncomingMessage, hub: SubscriptionHub): Promise<Reply> {
+  const json = (status: number, body: unknown): Reply => ({ status, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } })
+  if (request.method === 'GET') return json(200, { reachable: hub.reachable })
+  if (request.method !== 'POST') return json(405, { type: errorTypes.badRequestData, title: 'Method Not Allowed', detail: 'Use GET or POST' })
+  let parsed
+  try {
+    parsed = notificationControlBody.safeParse(JSON.parse(await readBody(request)))
+  } catch {
+    parsed = undefined
+  }
+  if (!parsed?.success) return json(400, { type: errorTypes.badRequestData, title: 'Bad Request Data', detail: 'Expected {"reachable": true | false}' })
+  hub.reachable = parsed.data.reachable
+  return json(200, { reachable: hub.reachable })
+}
+
+async function readBody(request: IncomingMessage, maxBytes = MAX_CONTROL_BODY_BYTES): Promise<string> {
   let body = ''
   for await (const chunk of request) {
     body += chunk
-    if (body.length > MAX_CONTROL_BODY_BYTES) throw new Error('body too large')
+    if (body.length > maxBytes) throw new BrokerError(413, errorTypes.badRequestData, 'Payload Too Large', `The body is larger than ${maxBytes} bytes`)
   }
   return body
+}
+
+/** The JSON body of a write (application/json or application/ld+json, as brokers accept). */
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/json' && type !== 'application/ld+json') {
+    throw new BrokerError(415, errorTypes.badRequestData, 'Unsupported Media Type', `Content-Type must be application/json or application/ld+json, got '${type}'`)
+  }
+  const text = await readBody(request, MAX_WRITE_BODY_BYTES)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new BrokerError(400, errorTypes.invalidRequest, 'Invalid JSON', 'The body is not valid JSON')
+  }
 }
 
 async function send(request: IncomingMessage, response: ServerResponse, reply: Reply): Promise<void> {

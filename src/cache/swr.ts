@@ -142,6 +142,16 @@ export class SwrCache<V> {
     }
   }
 
+  /** The stored value without loading (undefined when absent): for read-modify-write under the caller's lock. */
+  async peek(key: string): Promise<{ value: V; storedAt: number } | undefined> {
+    return this.read(key)
+  }
+
+  /** Stores a value produced outside a loader (a live change applied to the stored one), as fresh from now. */
+  async put(key: string, value: V): Promise<void> {
+    await this.cache.set(key, { value: this.codec.encode(value), storedAt: this.now() }, this.keepSeconds)
+  }
+
   /** Resolves when no load or background refresh is running (tests, graceful shutdown). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) {

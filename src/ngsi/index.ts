@@ -73,3 +73,15 @@ export {
   type TemporalSeries,
 } from './temporal'
 export { unitSymbol } from './units'
+export {
+  deliveryFailing,
+  notificationSchema,
+  notifiedChanges,
+  SubscriptionClient,
+  subscriptionStatus,
+  type NotificationBody,
+  type NotifiedChanges,
+  type SubscriptionClientOptions,
+  type SubscriptionRequest,
+  type SubscriptionStatus,
+} from './subscriptions'

@@ -20,6 +20,7 @@ interface DirectRoute {
   pattern: RegExp
   params: string[]
   handle: PagesHandler
+  methods: readonly string[]
 }
 
 const REGISTRY = Symbol.for('citydash.directRoutes')
@@ -30,23 +31,25 @@ const SEGMENT = '([A-Za-z0-9_-]{1,64})'
 
 /**
  * Registers `handle` for `template` (the route file's path: `/api/layers/[id]/features`) and returns it,
- * for the route file's default export.
+ * for the route file's default export. `methods`: GET and HEAD unless the route takes others (a
+ * broker's notifications are POSTs; their handler reads the body itself).
  */
-export function servedDirectly(template: string, handle: PagesHandler): PagesHandler {
+export function servedDirectly(template: string, handle: PagesHandler, methods: readonly string[] = ['GET', 'HEAD']): PagesHandler {
   const params = [...template.matchAll(/\[(\w+)\]/g)].map((match) => match[1] as string)
   const source = template
     .split(/\[\w+\]/)
     .map((part) => part.replace(/[.*+?^${}()|\\]/g, '\\$&'))
     .join(SEGMENT)
-  registry().set(template, { template, pattern: new RegExp(`^${source}$`), params, handle })
+  registry().set(template, { template, pattern: new RegExp(`^${source}$`), params, handle, methods })
   return handle
 }
 
-/** The registered route answering a GET or HEAD of `url`, with the values of its segments. */
+/** The registered route answering `method` at `url` (GET or HEAD, or what the route registered), with the values of its segments. */
 export function directRouteFor(method: string | undefined, url: string | undefined): { handle: PagesHandler; query: Record<string, string> } | undefined {
-  if ((method !== 'GET' && method !== 'HEAD') || !url?.startsWith('/api/')) return undefined
+  if (!method || !url?.startsWith('/api/')) return undefined
   const path = url.split('?', 1)[0] as string
   for (const route of registry().values()) {
+    if (!route.methods.includes(method)) continue
     const match = route.pattern.exec(path)
     if (match) return { handle: route.handle, query: Object.fromEntries(route.params.map((name, index) => [name, match[index + 1] as string])) }
   }

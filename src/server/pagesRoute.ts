@@ -23,7 +23,7 @@ export interface BufferReply {
   body?: Buffer | Readable
 }
 
-function toRequest(req: PagesRequest): Request {
+export function toRequest(req: PagesRequest): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)

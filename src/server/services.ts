@@ -2,12 +2,16 @@ import type { Redis } from 'ioredis'
 
 import { GatewayClient } from '@/ai'
 import type { FreshAlerts } from '@/alerts/notices'
-import { createCache, createRedisClient, createRevalidatedTags, type RevalidatedTags, SwrCache } from '@/cache'
+import { type Cache, closeRedisClient, createCache, createRedisClient, createRevalidatedTags, type RevalidatedTags, SwrCache, whenReady } from '@/cache'
 import { env } from '@/env'
 import { LayerFeatureService } from '@/layers/server/features'
 import { HistoryService } from '@/layers/server/history'
+import { LiveHub, localBus, redisBus } from '@/layers/server/live'
+import { LiveLayers } from '@/layers/server/liveLayers'
+import { LiveSubscriptions, memoryRegistry, redisRegistry } from '@/layers/server/liveSubscriptions'
+import type { LayerSpec } from '@/layers/server/features'
 import { createTileService, type TileService } from '@/layers/server/tiles'
-import { cachedPageSizeMemory, NgsiClient } from '@/ngsi'
+import { cachedPageSizeMemory, NgsiClient, SubscriptionClient } from '@/ngsi'
 import { createRateLimiter, type RateLimiter } from '@/rate-limit'
 
 /**
@@ -27,6 +31,8 @@ type Services = {
   gateway?: GatewayClient
   revalidatedTags?: RevalidatedTags
   freshAlertsListener?: (alerts: FreshAlerts) => void
+  layerCache?: Cache
+  live?: LiveLayers
   proxyCaches: Map<string, SwrCache<unknown>>
   limiters: Map<string, RateLimiter>
 }
@@ -81,13 +87,65 @@ export function listenForFreshAlerts(listener: (alerts: FreshAlerts) => void) {
   services().freshAlertsListener = listener
 }
 
+/** The store of layer bodies (and their locks): Redis when REDIS_URL is set, else memory. */
+function layerCache(): Cache {
+  return (services().layerCache ??= createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }))
+}
+
 /** The layer data service, cached in Redis when REDIS_URL is set, else in memory. */
 export function layerFeatures(): LayerFeatureService {
   return (services().layers ??= new LayerFeatureService({
     client: brokerClient(),
-    cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
+    cache: layerCache(),
     onFreshAlerts: (alerts) => services().freshAlertsListener?.(alerts),
   }))
+}
+
+/**
+ * Live layers (broker subscriptions → cached layers → streams), shared across replicas through
+ * Redis when set: its pub/sub takes a second connection (`<prefix>:live`), opened on first use.
+ * `layerSpec` reads a layer as stored (the entry room passes it: this room reads no database).
+ */
+export function liveLayers(layerSpec: (layerId: string) => Promise<LayerSpec | undefined>): LiveLayers {
+  const all = services()
+  if (all.live) return all.live
+  const settings = env()
+  const redis = redisConnection()
+  const keyPrefix = settings.REDIS_KEY_PREFIX
+  let subscriber: ReturnType<typeof createRedisClient> | undefined
+  const bus = redis
+    ? redisBus({
+        redis,
+        ready: () => whenReady(redis, 1_000),
+        keyPrefix,
+        subscriber: async () => {
+          subscriber = createRedisClient(settings.REDIS_URL as string, { name: `${keyPrefix.replace(/:+$/, '')}:live`, connectTimeoutMs: 2_000 })
+          await whenReady(subscriber, 2_000)
+          return subscriber
+        },
+        closeSubscriber: async () => {
+          if (subscriber) await closeRedisClient(subscriber)
+        },
+      })
+    : localBus()
+  const cache = layerCache()
+  const lock = (name: string, ttlMs: number) => cache.tryLock(`live:${name}`, ttlMs)
+  const features = layerFeatures()
+  const hub = new LiveHub({
+    bus,
+    // Another replica changed a layer: this one's one-second copy must not hide it.
+    onMessage: (message) => message.kind === 'change' && features.forgetHot(message.event.layerId, message.event.tenant || undefined),
+  })
+  const subscriptions = new LiveSubscriptions({
+    client: new SubscriptionClient({ brokerUrl: settings.NGSI_LD_BROKER_URL, contextUrl: settings.NGSI_LD_CONTEXT_URL }),
+    registry: redis ? redisRegistry(redis, keyPrefix, () => whenReady(redis, 1_000)) : memoryRegistry(),
+    lock,
+    notifyUrl: settings.NGSI_LD_NOTIFY_URL ?? settings.PUBLIC_SERVER_URL,
+    namePrefix: `${keyPrefix.replace(/:+$/, '')}`,
+    logger: console,
+  })
+  all.live = new LiveLayers({ hub, subscriptions, features, layerSpec, tileThreshold: settings.LAYER_TILES_THRESHOLD, lock, logger: console })
+  return all.live
 }
 
 /** The tile indexes of large layers, in this process's memory (rebuilt from the shared layer cache when needed). */

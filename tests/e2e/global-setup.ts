@@ -62,6 +62,8 @@ export default async function setup(project: TestProject) {
     WEATHER_API_KEY: weather.apiKey,
     GEOCODING_API_URL: geocoding.url,
     GEOCODING_API_KEY: geocoding.apiKey,
+    // Live updates: subscriptions are read back every 5 s, so a broker that cannot notify is noticed soon (live.test.ts).
+    LIVE_CHECK_SECONDS: '5',
   }
 
   const teardown = () => {

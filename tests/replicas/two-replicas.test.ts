@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
 import { accounts, ensureAccounts, signIn } from '../helpers/accounts'
 import { startCountingProxy } from '../int/helpers/countingProxy'
+import { openEventStream } from '../int/helpers/eventStream'
 import { type AppServer, freshPostgresDatabase, startAppServer } from '../security/servers'
 
 /*
@@ -173,6 +174,40 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
     const siteTitle = `Replica city ${Date.now()}`
     expect((await write('POST', '/api/globals/site-settings', { title: siteTitle }, adminToken)).status).toBe(200)
     expect(await titleOn(replicas.b)).toBe(`After the save · ${siteTitle}`)
+  })
+
+  it('subscribe a public layer at the broker once between them, and push a change notified at one to a page streaming from the other', async () => {
+    const layerId = await createLayer('replicas live')
+    type Listed = { id: string; subscriptionName?: string; notification: { endpoint: { uri: string } } }
+    const subscriptionsOfLayer = async () =>
+      ((await (await fetch(`${brokerUrl}/ngsi-ld/v1/subscriptions?limit=100`)).json()) as Listed[]).filter((item) => item.subscriptionName?.endsWith(`:layer:${layerId}:`))
+    // Both ask (a stream at each), one subscription results.
+    const warmA = await openEventStream(`${replicas.a.baseUrl}/api/live?layers=${layerId}`)
+    const warmB = await openEventStream(`${replicas.b.baseUrl}/api/live?layers=${layerId}`)
+    await expect.poll(async () => (await subscriptionsOfLayer()).length, { timeout: 15_000 }).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(await subscriptionsOfLayer()).toHaveLength(1)
+    warmA.close()
+    warmB.close()
+    const [subscription] = await subscriptionsOfLayer()
+    const notified = subscription!.notification.endpoint.uri.startsWith(replicas.a.baseUrl) ? replicas.a : replicas.b
+    const other = notified === replicas.a ? replicas.b : replicas.a
+    await features(other, layerId)
+    const stream = await openEventStream(`${other.baseUrl}/api/live?layers=${layerId}`)
+    await expect.poll(() => stream.events.map((event) => event.event)).toContain('ready')
+    const station = 'urn:ngsi-ld:AirQualityObserved:santander-0007'
+    const patched = await fetch(`${brokerUrl}/ngsi-ld/v1/entities/${encodeURIComponent(station)}/attrs`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ no2: { type: 'Property', value: 987.6 } }),
+    })
+    expect(patched.status).toBe(204)
+    await expect.poll(() => stream.events.filter((event) => event.event === 'change').length, { timeout: 5_000 }).toBe(1)
+    expect(stream.events.find((event) => event.event === 'change')!.data).toMatchObject({ upserted: [{ id: station, properties: { no2: 987.6 } }] })
+    // And the other's cached layer has it too (one body in Redis for both).
+    const body = (await (await features(other, layerId)).json()) as { features: { id: string; properties: { no2: number } }[] }
+    expect(body.features.find((feature) => feature.id === station)?.properties.no2).toBe(987.6)
+    stream.close()
   })
 
   it('keep answering every request on one when the other is killed in the middle of a cold load', async () => {

@@ -7,7 +7,9 @@ import { cityFieldOf } from '@/fields/dashboard'
 import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
 import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
+import { liveStatusEndpoint } from './endpoints/live'
 import { eraseAlertSubscriptions } from './hooks/eraseAlertSubscriptions'
+import { deleteLiveSubscriptions, syncLiveSubscriptions } from './hooks/liveSubscriptions'
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, HEX_COLOUR, HEX_COLOUR_RULE } from '@/ngsi/names'
 
@@ -51,8 +53,8 @@ export const MapLayers: CollectionConfig = {
     group: 'City data',
     defaultColumns: ['name', 'entityType', 'public', 'refreshSeconds', 'updatedAt'],
   },
-  endpoints: [brokerTypesEndpoint, brokerPreviewEndpoint],
-  hooks: { beforeChange: [validateAgainstBroker], beforeDelete: [eraseAlertSubscriptions] },
+  endpoints: [brokerTypesEndpoint, brokerPreviewEndpoint, liveStatusEndpoint],
+  hooks: { beforeChange: [validateAgainstBroker], afterChange: [syncLiveSubscriptions], beforeDelete: [eraseAlertSubscriptions], afterDelete: [deleteLiveSubscriptions] },
   fields: [
     { name: 'name', type: 'text', required: true, maxLength: 80 },
     { name: 'description', type: 'textarea', maxLength: 1000 },
@@ -112,6 +114,11 @@ export const MapLayers: CollectionConfig = {
       name: 'brokerPreview',
       type: 'ui',
       admin: { components: { Field: '@/collections/MapLayers/components/BrokerPreview#BrokerPreview' } },
+    },
+    {
+      name: 'liveStatus',
+      type: 'ui',
+      admin: { components: { Field: '@/collections/MapLayers/components/LiveStatus#LiveStatus' } },
     },
     {
       name: 'source',

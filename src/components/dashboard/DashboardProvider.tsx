@@ -26,6 +26,11 @@ export type LayerState = {
    * each version of the data), tables page through the server; `features` stays empty.
    */
   tiles?: string
+  /**
+   * How the page learns of changes: `live` (the server pushes them, GET /api/live), else `polling`
+   * every refreshSeconds; `lastChangeAt` is when the last pushed change came.
+   */
+  live?: { mode: 'live' | 'polling'; lastChangeAt?: string }
 }
 
 /** `feature`: the feature itself, for a layer drawn from tiles (the browser does not hold its features). */
@@ -133,7 +138,10 @@ function useLayerStore(data: DashboardData) {
     latest.current = states
   }, [states])
   const loops = useRef(new Map<string, ReturnType<typeof setTimeout> | undefined>())
+  const refreshers = useRef(new Map<string, (now?: boolean) => Promise<void>>())
   const controller = useRef<AbortController | null>(null)
+  // The (layer, city) keys blocks asked for: the live stream covers them all.
+  const [watched, setWatched] = useState<string[]>([])
 
   // Blocks subscribe from their own effects, which run before this one: the controller is made on first use.
   useEffect(() => {
@@ -163,7 +171,12 @@ function useLayerStore(data: DashboardData) {
         head: String(request.headSize),
         statistics: request.statistics.map(({ statistic, attribute }) => statisticKey(statistic, attribute)).join(','),
       }
-      const refresh = async () => {
+      const refresh = async (now = false) => {
+        // A live layer gets its changes pushed: the timer only keeps polling ready for when it is not.
+        if (!now && latest.current[key]?.live?.mode === 'live') {
+          if (!signal.aborted) loops.current.set(key, setTimeout(() => void refresh(), layer.refreshSeconds * 1000))
+          return
+        }
         try {
           // A layer over the threshold is never fetched whole: the server's preview of its current
           // version (first rows, alerts, KPI figures) stands in for it, and says how large it is.
@@ -176,10 +189,10 @@ function useLayerStore(data: DashboardData) {
               : undefined
           if (served && served.preview.total > data.tileThreshold) {
             const { meta, preview } = served
-            setStates((all) => ({ ...all, [key]: { features: [], meta, status: 'ready', preview, tiles: tilesOf(meta) } }))
+            setStates((all) => ({ ...all, [key]: { features: [], meta, status: 'ready', preview, tiles: tilesOf(meta), live: all[key]?.live } }))
           } else {
             const { features, meta } = await readFeatures(layerUrl(layer, city, 'features'), signal)
-            setStates((all) => ({ ...all, [key]: { features, meta, status: 'ready' } }))
+            setStates((all) => ({ ...all, [key]: { features, meta, status: 'ready', live: all[key]?.live } }))
           }
         } catch (error) {
           if (signal.aborted) return
@@ -191,15 +204,111 @@ function useLayerStore(data: DashboardData) {
             return { ...all, [key]: { features: [], status: 'unavailable', message } }
           })
         }
-        if (!signal.aborted) loops.current.set(key, setTimeout(refresh, layer.refreshSeconds * 1000))
+        if (!signal.aborted) loops.current.set(key, setTimeout(() => void refresh(), layer.refreshSeconds * 1000))
       }
+      refreshers.current.set(key, refresh)
       loops.current.set(key, undefined)
       void refresh()
+      setWatched((known) => (known.includes(key) ? known : [...known, key]))
     },
     [data],
   )
 
+  /** Fetches a layer again now (a reset, a tiled layer's new version, live updates gone). */
+  const refetch = useCallback((key: string) => {
+    clearTimeout(loops.current.get(key))
+    void refreshers.current.get(key)?.(true)
+  }, [])
+
+  useLiveUpdates(watched, setStates, latest, refetch)
+
   return { states, subscribe }
+}
+
+/** What a `change` event carries (src/layers/entry/live.ts). */
+type LiveChange = { layer: string; version: number; at: string; upserted: Feature[]; removed: string[] }
+
+/** The layer state with a pushed change applied: features replaced, added or removed, "data as of" moved on. */
+function applyChange(state: LayerState, change: LiveChange): LayerState {
+  const live = { mode: 'live' as const, lastChangeAt: change.at }
+  if (!hasWholeSet(state)) return { ...state, live }
+  const replaced = new Map(change.upserted.map((feature) => [String(feature.id), feature]))
+  const removed = new Set(change.removed)
+  const features = state.features.filter((feature) => !removed.has(String(feature.id))).map((feature) => replaced.get(String(feature.id)) ?? feature)
+  const known = new Set(state.features.map((feature) => String(feature.id)))
+  features.push(...change.upserted.filter((feature) => !known.has(String(feature.id))))
+  const meta = state.meta && { ...state.meta, count: features.length, fetchedAt: change.at, stale: false }
+  return { ...state, features, meta, live }
+}
+
+/**
+ * One EventSource per city the page shows (one in all but mixed-city pages) for all its layers:
+ * pushed changes go straight into the layer states; when the stream is unavailable the layers are
+ * marked `polling` and their refresh loops fetch again.
+ */
+function useLiveUpdates(
+  keys: string[],
+  setStates: React.Dispatch<React.SetStateAction<Record<string, LayerState>>>,
+  latest: React.RefObject<Record<string, LayerState>>,
+  refetch: (key: string) => void,
+) {
+  const byCity = new Map<string, string[]>()
+  for (const key of keys) {
+    const [layerId, city] = key.split('|') as [string, string]
+    byCity.set(city, [...(byCity.get(city) ?? []), layerId])
+  }
+  const streams = [...byCity].map(([city, layerIds]) => `${city}|${[...layerIds].sort().join(',')}`).join(';')
+
+  useEffect(() => {
+    if (!streams || typeof EventSource === 'undefined') return
+    const sources = streams.split(';').map((stream) => {
+      const [city, layerList] = stream.split('|') as [string, string]
+      const layerIds = layerList.split(',')
+      const keyOf = (layerId: string) => snapshotKey(layerId, city)
+      const setMode = (layerId: string, mode: 'live' | 'polling') =>
+        setStates((all) => (all[keyOf(layerId)] ? { ...all, [keyOf(layerId)]: { ...all[keyOf(layerId)]!, live: { ...all[keyOf(layerId)]!.live, mode } } } : all))
+      const query = new URLSearchParams({ layers: layerIds.join(',') })
+      if (city) query.set('city', city)
+      const source = new EventSource(`/api/live?${query}`)
+      const data = <T,>(event: Event) => JSON.parse((event as MessageEvent<string>).data) as T
+      source.addEventListener('ready', (event) => {
+        const { layers } = data<{ layers: Record<string, { mode: 'live' | 'polling' }> }>(event)
+        for (const [layerId, { mode }] of Object.entries(layers)) {
+          const wasPolling = latest.current[keyOf(layerId)]?.live?.mode !== 'live'
+          setMode(layerId, mode)
+          // Changes may have come while nothing was pushed: fetch once, then rely on the stream.
+          if (mode === 'live' && wasPolling) refetch(keyOf(layerId))
+        }
+      })
+      source.addEventListener('change', (event) => {
+        const change = data<LiveChange>(event)
+        const key = keyOf(change.layer)
+        const state = latest.current[key]
+        setStates((all) => (all[key] ? { ...all, [key]: applyChange(all[key]!, change) } : all))
+        // A layer not held whole (a preview, or drawn from tiles) fetches its new version.
+        if (state && !hasWholeSet(state)) refetch(key)
+      })
+      source.addEventListener('tiles', (event) => {
+        const { layer, at } = data<{ layer: string; at: string }>(event)
+        setStates((all) => (all[keyOf(layer)] ? { ...all, [keyOf(layer)]: { ...all[keyOf(layer)]!, live: { mode: 'live', lastChangeAt: at } } } : all))
+        refetch(keyOf(layer))
+      })
+      source.addEventListener('mode', (event) => {
+        const { layer, mode } = data<{ layer: string; mode: 'live' | 'polling' }>(event)
+        setMode(layer, mode)
+        if (mode === 'polling') refetch(keyOf(layer))
+      })
+      source.addEventListener('reset', (event) => {
+        for (const layer of data<{ layers: string[] }>(event).layers) refetch(keyOf(layer))
+      })
+      // Lost (the browser retries by itself) or refused (429/503: it does not): poll meanwhile.
+      source.addEventListener('error', () => {
+        for (const layerId of layerIds) setMode(layerId, 'polling')
+      })
+      return source
+    })
+    return () => sources.forEach((source) => source.close())
+  }, [streams, setStates, latest, refetch])
 }
 
 export function DashboardProvider({ data, children }: { data: DashboardData; children: React.ReactNode }) {

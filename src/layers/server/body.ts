@@ -121,6 +121,26 @@ function gzipWriter() {
 /** Alerts of one load kept for notices: a layer alerting everywhere must not hold every feature twice. */
 export const MAX_FIRED_ALERTS = 1_000
 
+/**
+ * The feature with its `alert` property set (or cleared) by the layer's rules at `now`: loads and
+ * live changes alike. An alert that fires is also added to `fired` (with its rule, for alert
+ * notices) while that holds fewer than MAX_FIRED_ALERTS.
+ */
+export function withAlert(feature: Feature, alertRules: AlertRule[], now: Date, fired?: FiredAlert[]): Feature {
+  delete feature.properties.alert
+  if (alertRules.length === 0) return feature
+  const observedAt = feature.properties.observedAt
+  const hit = firingRule(alertRules, feature.properties, { now, observedAt: typeof observedAt === 'string' ? observedAt : undefined })
+  if (!hit) return feature
+  const { level, message, value } = hit.alert
+  feature.properties.alert = { level, message }
+  if (fired && fired.length < MAX_FIRED_ALERTS) {
+    const name = feature.properties.name
+    fired.push({ featureId: String(feature.id), placeName: typeof name === 'string' ? name : undefined, rule: hit.rule, level, message, value })
+  }
+  return feature
+}
+
 export interface LayerEncoderOptions {
   /** The layer's attributes: the only properties that leave the server. */
   attributes: string[]
@@ -155,22 +175,7 @@ export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerE
           skipped++
           continue
         }
-        if (alertRules.length > 0) {
-          const observedAt = feature.properties.observedAt
-          const hit = firingRule(alertRules, feature.properties, {
-            now: fetchedAt,
-            observedAt: typeof observedAt === 'string' ? observedAt : undefined,
-          })
-          if (hit) {
-            const { level, message, value } = hit.alert
-            feature.properties.alert = { level, message }
-            if (fired.length < MAX_FIRED_ALERTS) {
-              const name = feature.properties.name
-              fired.push({ featureId: String(feature.id), placeName: typeof name === 'string' ? name : undefined, rule: hit.rule, level, message, value })
-            }
-          }
-        }
-        lines.push(featureLine(feature))
+        lines.push(featureLine(withAlert(feature, alertRules, fetchedAt, fired)))
       }
       count += lines.length
       await writer.lines(lines)
@@ -285,4 +290,84 @@ export function lineWithinBox([west, south, east, north]: BBox, line: Buffer): b
   const lon = Number(point[1])
   const lat = Number(point[2])
   return lon >= west && lon <= east && lat >= south && lat <= north
+}
+
+const FEATURE_ID = /"id":("(?:[^"\\]|\\.)*")/
+
+/** The id of a feature line (geometry comes first and has no "id" member, so the first one is the feature's). */
+function lineId(line: Buffer): string | undefined {
+  const match = FEATURE_ID.exec(line.toString('utf8'))
+  return match ? (JSON.parse(match[1] as string) as string) : undefined
+}
+
+const isNewer = (incoming: Feature, current: Feature) => {
+  const before = typeof current.properties.observedAt === 'string' ? Date.parse(current.properties.observedAt) : Number.NaN
+  const after = typeof incoming.properties.observedAt === 'string' ? Date.parse(incoming.properties.observedAt) : Number.NaN
+  // Without both times there is nothing to compare: the broker's latest word wins.
+  return !(before > after)
+}
+
+export interface AppliedChanges {
+  body: LayerBody
+  /** The features as they now are (merged, alerts recomputed); older-than-cached ones left out. */
+  upserted: Feature[]
+  removed: string[]
+  /** The alerts that fire among `upserted` (at most MAX_FIRED_ALERTS), for alert notices. */
+  fired: FiredAlert[]
+}
+
+/**
+ * A new body with live changes applied: features replaced where the change is not older than what
+ * is cached (properties merged, geometry kept when the change has none), new ones appended,
+ * removed ones dropped; alerts recomputed at `now`, which also becomes meta.fetchedAt.
+ */
+export async function applyChanges(
+  body: LayerBody,
+  changes: { upserted: Feature[]; removed: string[] },
+  { alertRules, now }: { alertRules: AlertRule[]; now: Date },
+): Promise<AppliedChanges> {
+  const pending = new Map(changes.upserted.map((feature) => [feature.id, feature]))
+  const removing = new Set(changes.removed)
+  const upserted: Feature[] = []
+  const removed: string[] = []
+  const fired: FiredAlert[] = []
+  const writer = gzipWriter()
+  let count = 0
+  try {
+    for await (const lines of lineBatches(body.gzipped)) {
+      const out: (Buffer | string)[] = []
+      for (const line of lines) {
+        if (!isFeatureLine(line)) continue
+        const id = lineId(line)
+        if (id !== undefined && removing.has(id)) {
+          removed.push(id)
+          continue
+        }
+        const incoming = id === undefined ? undefined : pending.get(id)
+        if (!incoming) {
+          out.push(withoutComma(line))
+          continue
+        }
+        pending.delete(id as string)
+        const current = parseLine(line)
+        if (!isNewer(incoming, current)) {
+          out.push(withoutComma(line))
+          continue
+        }
+        const merged = withAlert({ ...current, geometry: incoming.geometry ?? current.geometry, properties: { ...current.properties, ...incoming.properties } }, alertRules, now, fired)
+        upserted.push(merged)
+        out.push(featureLine(merged))
+      }
+      count += out.length
+      await writer.lines(out as string[])
+    }
+    const added = [...pending.values()].filter((feature) => feature.geometry).map((feature) => withAlert(feature, alertRules, now, fired))
+    upserted.push(...added)
+    count += added.length
+    await writer.lines(added.map(featureLine))
+    return { body: await writer.end({ ...body.meta, count, fetchedAt: now.toISOString() }), upserted, removed, fired }
+  } catch (error) {
+    writer.abort()
+    throw error
+  }
 }

@@ -4,9 +4,9 @@ import pLimit, { type LimitFunction } from 'p-limit'
 import type { AlertRule } from '@/alerts'
 import type { FiredAlert, FreshAlerts } from '@/alerts/notices'
 import { type Cache, SwrCache, type SwrCodec, type SwrState } from '@/cache'
-import { type BBox, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
+import { type BBox, type Feature, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
 
-import { createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, pickFeatures, rewriteBody } from './body'
+import { type AppliedChanges, applyChanges, createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, pickFeatures, rewriteBody } from './body'
 import { createPreviewBuilder, type LayerPreview, type PreviewRequest } from '../shared/preview'
 import { cellOf, compareCells, type SortDirection } from '../shared/sorting'
 
@@ -26,6 +26,8 @@ export interface LayerSpec {
   contextUrl?: string
   refreshSeconds: number
   maxFeatures: number
+  /** Live updates: the subscription's `throttling` in whole seconds (0: none). */
+  liveThrottleSeconds?: number
 }
 
 /** A slice of a layer, in its order or sorted by a column, for tables that page through the server. */
@@ -109,6 +111,7 @@ export class LayerFeatureService {
   readonly eachFeature = eachFeature
 
   private readonly client: NgsiClient
+  private readonly cache: Cache
   private readonly now: () => number
   private readonly loadSlot: LimitFunction
   private readonly swrFor: (refreshSeconds: number) => SwrCache<LayerBody>
@@ -127,6 +130,7 @@ export class LayerFeatureService {
   constructor({ client, cache, now = Date.now, keepSeconds = 86_400, maxConcurrentLoads = 2, onFreshAlerts }: LayerFeatureServiceOptions) {
     this.client = client
     this.onFreshAlerts = onFreshAlerts
+    this.cache = cache
     this.now = now
     this.loadSlot = pLimit(maxConcurrentLoads)
     this.hot = new LRUCache<string, LayerBody>({ ...boundedByBytes(64 * MB), ttl: 1_000, ttlResolution: 0, ttlAutopurge: true, perf: { now } })
@@ -135,7 +139,7 @@ export class LayerFeatureService {
 
   /** The layer's features. Throws the broker's error only when no last good data exists. */
   async get(layer: LayerSpec, options: { tenant?: string; bbox?: BBox; page?: LayerPage } = {}): Promise<LayerResult> {
-    const key = `layer:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}`
+    const key = this.keyOf(layer, options.tenant)
     let state: SwrState = 'fresh'
     let result = this.hot.get(key)
     if (!result) {
@@ -152,6 +156,52 @@ export class LayerFeatureService {
     const bbox = options.bbox
     const meta = result.meta
     return { ...(await rewriteBody(result, (line) => lineWithinBox(bbox, line), (count) => ({ ...meta, count }))), state }
+  }
+
+  /**
+   * Applies live changes (from a broker notification) to the cached body of the layer for one city,
+   * under a lock so that two replicas applying notifications together lose neither. Undefined when
+   * nothing is cached: the next request loads the broker's current state anyway.
+   */
+  async applyLive(layer: LayerSpec, tenant: string | undefined, changes: { upserted: Feature[]; removed: string[] }): Promise<AppliedChanges | undefined> {
+    const key = this.keyOf(layer, tenant)
+    const swr = this.swrFor(layer.refreshSeconds)
+    const lock = await this.liveLock(key)
+    try {
+      const cached = await swr.peek(key)
+      if (!cached) return undefined
+      const now = new Date(this.now())
+      const applied = await applyChanges(cached.value, changes, { alertRules: layer.alertRules, now })
+      if (applied.upserted.length === 0 && applied.removed.length === 0) return applied
+      await swr.put(key, applied.body)
+      this.hot.set(key, applied.body)
+      // Pushed data alerts citizens as polled data does: the notices' claims make the two one notice.
+      this.tellFreshAlerts(layer, tenant, now, applied.fired)
+      return applied
+    } finally {
+      await lock?.release()
+    }
+  }
+
+  /** Forgets this process's one-second copy of a layer another replica changed. */
+  forgetHot(layerId: string | number, tenant: string | undefined): void {
+    const prefix = `layer:${layerId}:`
+    const suffix = `:${tenant ?? ''}`
+    for (const key of this.hot.keys()) if (key.startsWith(prefix) && key.endsWith(suffix)) this.hot.delete(key)
+  }
+
+  private keyOf(layer: LayerSpec, tenant: string | undefined): string {
+    return `layer:${layer.id}:${layer.updatedAt}:${tenant ?? ''}`
+  }
+
+  /** The apply lock of a layer body: waits up to 5 s for another applier, then goes on (fail open, as the cache's locks do). */
+  private async liveLock(key: string) {
+    const deadline = Date.now() + 5_000
+    for (;;) {
+      const lock = await this.cache.tryLock(`live-apply:${key}`, 10_000)
+      if (lock || Date.now() > deadline) return lock
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
   }
 
   /** What a page shows of a layer before the browser has it all, read feature by feature from the body. */

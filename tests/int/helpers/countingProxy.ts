@@ -29,7 +29,11 @@ export async function startCountingProxy(target: string) {
       Object.entries(incoming.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
     )
     try {
-      const answer = await fetch(url, { method: incoming.method, headers })
+      // Writes (subscriptions, updates) carry a body: passed on as it came.
+      const chunks: Buffer[] = []
+      for await (const chunk of incoming) chunks.push(chunk as Buffer)
+      const requestBody = chunks.length > 0 ? Buffer.concat(chunks) : undefined
+      const answer = await fetch(url, { method: incoming.method, headers, body: requestBody })
       const body = Buffer.from(await answer.arrayBuffer())
       const forwarded = Object.fromEntries([...answer.headers].filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(name)))
       outgoing.writeHead(answer.status, forwarded)

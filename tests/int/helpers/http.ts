@@ -30,10 +30,21 @@ const DROPPED_BY_NEXT = new Set(['content-length', 'content-encoding', 'transfer
  * Payload's REST API (the handler Next.js mounts at /api) for everything else, without the headers
  * Next drops, as `next start` does (the server hook's own headers are tested on the production build).
  */
+/** A port free right now on the loopback (for a server whose address must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const probe = http.createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  return port
+}
+
 export async function startHttpServer(
   config: SanitizedConfig,
   routes: Record<string, RouteHandler> = {},
   nodeRoutes: Record<string, NodeRouteHandler> = {},
+  /** A port chosen beforehand (e.g. one the settings already name); any free one by default. */
+  { port: wantedPort = 0 }: { port?: number } = {},
 ) {
   const table = Object.entries(routes).map(([pattern, handler]) => ({ match: matcher(pattern), handler }))
   const nodeTable = Object.entries(nodeRoutes).map(([pattern, handler]) => ({ match: matcher(pattern), handler }))
@@ -73,7 +84,7 @@ export async function startHttpServer(
       outgoing.end(`test server failure: ${String(error)}`)
     }
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(wantedPort, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,

@@ -33,6 +33,7 @@ import { EntityTypeField as EntityTypeField_3d1e8c315c84429efc4a0dc5db0662f8 } f
 import { BrokerAttributesField as BrokerAttributesField_928adf80569d6a3bca51d3ba99ca6c29 } from '@/collections/MapLayers/components/AttributeFields'
 import { LayerAttributesField as LayerAttributesField_928adf80569d6a3bca51d3ba99ca6c29 } from '@/collections/MapLayers/components/AttributeFields'
 import { BrokerPreview as BrokerPreview_99bae9e414aa3536d347487961cf55ec } from '@/collections/MapLayers/components/BrokerPreview'
+import { LiveStatus as LiveStatus_f3ab538e48131b5082730a6e5b75e259 } from '@/collections/MapLayers/components/LiveStatus'
 import { CurrentPasswordField as CurrentPasswordField_251be029e805c6a9ca42e5770036ec46 } from '@/collections/Users/components/CurrentPasswordField'
 import { FirstAccountNote as FirstAccountNote_39f21831ae48bd783a87599066177acb } from '@/collections/Users/components/FirstAccountNote'
 import { ReviewActions as ReviewActions_86e1f095f872ab14d8a1b824821f3569 } from '@/collections/AiDrafts/components/ReviewActions'
@@ -85,6 +86,7 @@ export const importMap = {
   "@/collections/MapLayers/components/AttributeFields#BrokerAttributesField": BrokerAttributesField_928adf80569d6a3bca51d3ba99ca6c29,
   "@/collections/MapLayers/components/AttributeFields#LayerAttributesField": LayerAttributesField_928adf80569d6a3bca51d3ba99ca6c29,
   "@/collections/MapLayers/components/BrokerPreview#BrokerPreview": BrokerPreview_99bae9e414aa3536d347487961cf55ec,
+  "@/collections/MapLayers/components/LiveStatus#LiveStatus": LiveStatus_f3ab538e48131b5082730a6e5b75e259,
   "@/collections/Users/components/CurrentPasswordField#CurrentPasswordField": CurrentPasswordField_251be029e805c6a9ca42e5770036ec46,
   "@/collections/Users/components/FirstAccountNote#FirstAccountNote": FirstAccountNote_39f21831ae48bd783a87599066177acb,
   "@/collections/AiDrafts/components/ReviewActions#ReviewActions": ReviewActions_86e1f095f872ab14d8a1b824821f3569,

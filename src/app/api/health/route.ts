@@ -1,6 +1,7 @@
 import { env } from '@/env'
 import { userIsMember } from '@/access'
 import { createHealthCheck, withoutVersions } from '@/health/check'
+import { liveHealth } from '@/layers/entry/live'
 import { brokerClient } from '@/server/services'
 import { withErrorHandling } from '@/server/errors'
 import { isReady } from '@/server/warmUp'
@@ -30,7 +31,9 @@ export const GET = withErrorHandling(async (request: Request) => {
   const ready = isReady()
   const report = ready ? checked : { ...checked, status: 'starting' as const }
   const { user } = await (await payloadClient()).auth({ headers: request.headers })
-  return Response.json(userIsMember(user) ? report : withoutVersions(report), {
+  // Which layers get changes pushed and which poll (docs/live-updates.md); counts only.
+  const live = await liveHealth().catch(() => undefined)
+  return Response.json({ ...(userIsMember(user) ? report : withoutVersions(report)), ...(live && { live }) }, {
     status: ready && report.database ? 200 : 503,
     headers: { 'Cache-Control': 'no-store' },
   })

@@ -1,0 +1,351 @@
+import 'server-only'
+
+// The two live routes: POST /api/ngsi-ld/notify/{token} (a broker's notification) and
+// GET /api/live (a page's event stream of its layers' changes). How live updates work as a
+// whole: docs/live-updates.md.
+
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+
+import { z } from 'zod'
+
+import { canReadLayer, layerReaderOf } from '@/access'
+import { env } from '@/env'
+import { channelOf, type BusMessage, type LiveEvent } from '@/layers/server/live'
+import type { LiveLayers } from '@/layers/server/liveLayers'
+import { liveTargets, type LiveTarget } from '@/layers/server/liveSubscriptions'
+import { notificationSchema } from '@/ngsi'
+import type { MapLayer } from '@/payload-types'
+import { readJsonBody } from '@/server/body'
+import { type PagesHandler, servedDirectly } from '@/server/directRoutes'
+import { errorResponse, HttpError } from '@/server/errors'
+import { toRequest } from '@/server/pagesRoute'
+import { callerOf } from '@/server/rateLimit'
+import { liveLayers } from '@/server/services'
+import { payloadClient } from '@/site/payload'
+
+import { parseSearch, readableLayer } from './reply'
+import { findLayer } from './records'
+import { citySchema, siteCities } from './tenant'
+import { toLayerSpec } from '../server/spec'
+
+/** The process's live layers, reading layers as stored. */
+export function live(): LiveLayers {
+  const service = liveLayers(async (layerId) => {
+    const layer = await findLayer(layerId)
+    return layer ? toLayerSpec(layer) : undefined
+  })
+  void startLive()
+  return service
+}
+
+/** A notification holds every entity one request changed: a 1,000-entity batch upsert is a few MB. */
+export const MAX_NOTIFICATION_BYTES = 16 * 1024 * 1024
+
+const notFound = () => new HttpError(404, 'Not found')
+
+/**
+ * POST /api/ngsi-ld/notify/{token}: answered 200 with a small JSON body before the changes are
+ * applied. Any token but a live subscription's is a 404, whatever the body.
+ */
+async function notifyReply(request: Request, token: string): Promise<Response> {
+  const record = await live().subscriptions.byToken(token)
+  if (!record) throw notFound()
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/json' && type !== 'application/ld+json') throw new HttpError(415, 'A notification must be application/json or application/ld+json')
+  const body = notificationSchema.parse(await readJsonBody(request, MAX_NOTIFICATION_BYTES))
+  if (body.subscriptionId !== record.subscriptionId) throw notFound()
+  const accepted = live().accept(record, body)
+  return Response.json({ accepted }, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+/**
+ * The notify route on Node's response, so the answer has a Content-Length: Orion-LD counts a
+ * chunked answer as a failed notification (and pauses after 3), and an App Router handler's
+ * Content-Length does not survive `next start`. Served by src/pages/api/ngsi-ld/notify/[token].ts,
+ * without Next's router once loaded.
+ */
+export const notifyRoute: PagesHandler = servedDirectly(
+  '/api/ngsi-ld/notify/[token]',
+  async function notifyRoute(req, res) {
+    // Next and the edge hand over Node's request itself (the body unread: bodyParser is off).
+    const incoming = req as unknown as IncomingMessage
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+    const isPost = incoming.method === 'POST'
+    const request = new Request(new URL(incoming.url ?? '/', 'http://localhost'), {
+      method: incoming.method,
+      headers,
+      ...(isPost && { body: Readable.toWeb(incoming) as ReadableStream, duplex: 'half' }),
+    } as RequestInit)
+    let response: Response
+    try {
+      if (!isPost) throw new HttpError(405, 'Notifications are POSTed', { Allow: 'POST' })
+      response = await notifyReply(request, String(req.query.token ?? ''))
+    } catch (error) {
+      response = errorResponse(error, request)
+    }
+    const body = Buffer.from(await response.arrayBuffer())
+    const answerHeaders: Record<string, string> = Object.fromEntries(response.headers)
+    // res.end(bytes) alone would set it too; said outright because brokers depend on it.
+    answerHeaders['content-length'] = String(body.byteLength)
+    res.writeHead(response.status, answerHeaders)
+    res.end(body)
+  },
+  ['POST'],
+)
+
+// ---------------------------------------------------------------------------------------------
+// The stream
+
+const MAX_LAYERS_PER_STREAM = 20
+const HEARTBEAT_MS = 15_000
+/** A members-only layer's subscription outlives its last watcher by this much. */
+const WATCH_MS = 10 * 60_000
+/** Bytes waiting for a client before it counts as too slow and is dropped. */
+const MAX_PENDING_BYTES = 1024 * 1024
+
+const liveSearch = z.strictObject({
+  layers: z
+    .string()
+    .max(400)
+    .transform((text) => [...new Set(text.split(','))])
+    .pipe(z.array(z.string().regex(/^(\d{1,12}|[0-9a-f]{24})$/i, 'layers: layer ids, comma-separated')).min(1).max(MAX_LAYERS_PER_STREAM)),
+  city: citySchema.optional(),
+})
+
+/** Streams open now: per client address and in the process. */
+const open = { total: 0, byClient: new Map<string, number>() }
+
+/** `Last-Event-ID` as this stream writes it: `layer.version` pairs joined by `_`. */
+function parseLastEventId(header: string | string[] | undefined): Map<string, number> | undefined {
+  const text = Array.isArray(header) ? header[0] : header
+  if (!text || !/^[\w-]{1,64}\.\d{1,15}(_[\w-]{1,64}\.\d{1,15}){0,19}$/.test(text)) return undefined
+  return new Map(text.split('_').map((pair) => [pair.split('.')[0]!, Number(pair.split('.')[1])]))
+}
+
+const eventId = (versions: Map<string, number>) => [...versions].map(([layer, version]) => `${layer}.${version}`).join('_')
+
+/** The change as a page needs it: only the layer's attributes were ever in the features. */
+const changeData = (event: LiveEvent) => ({ layer: event.layerId, version: event.version, at: event.at, upserted: event.upserted, removed: event.removed })
+
+/**
+ * An event's `data:` bytes, made once however many streams send them: a 100-entity change is
+ * ~20 kB, and 10,000 streams each serialising (and holding) their own copy took the process down.
+ */
+const encoded = new WeakMap<LiveEvent, { change: Buffer; tiles: Buffer }>()
+function eventBytes(event: LiveEvent, kind: 'change' | 'tiles'): Buffer {
+  let known = encoded.get(event)
+  if (!known) {
+    known = {
+      change: Buffer.from(`event: change\ndata: ${JSON.stringify(changeData(event))}\n\n`),
+      tiles: Buffer.from(`event: tiles\ndata: ${JSON.stringify({ layer: event.layerId, version: event.version, at: event.at })}\n\n`),
+    }
+    encoded.set(event, known)
+  }
+  return known[kind]
+}
+
+function refuse(res: ServerResponse, status: number, error: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers })
+  res.end(JSON.stringify({ error }))
+}
+
+/**
+ * GET /api/live?layers=1,2[&city=tenant] → text/event-stream: `ready` (each layer's version and
+ * whether it is live or polling), then `change` (upserted features, removed ids, version),
+ * `tiles` (a tiled layer's new version), `mode` (live ↔ polling), `reset` (resume impossible:
+ * refetch) and `heartbeat`. Same access and tenant rule as the features route.
+ * Served by src/pages/api/live.ts, without Next's router once loaded.
+ */
+export const liveStream: PagesHandler = servedDirectly('/api/live', async function liveStream(req, res) {
+  const request = toRequest(req)
+  if (req.method !== 'GET') return refuse(res, 405, 'Method not allowed', { Allow: 'GET' })
+  const settings = env()
+  const caller = callerOf(request.headers)
+  if ((open.byClient.get(caller) ?? 0) >= settings.LIVE_MAX_STREAMS_PER_CLIENT) return refuse(res, 429, 'Too many live streams from this address', { 'Retry-After': '30' })
+  if (open.total >= settings.LIVE_MAX_STREAMS) return refuse(res, 503, 'The server holds as many live streams as it can; the page polls instead', { 'Retry-After': '60' })
+
+  let layers: { layer: MapLayer; tenant: string }[]
+  try {
+    const search = parseSearch(new URL(request.url), liveSearch, ['layers', 'city'])
+    layers = await Promise.all(
+      search.layers.map(async (id) => {
+        const { layer, tenant } = await readableLayer(request, id, search.city)
+        return { layer, tenant: tenant ?? '' }
+      }),
+    )
+  } catch (error) {
+    const answer = errorResponse(error, request)
+    res.writeHead(answer.status, Object.fromEntries(answer.headers))
+    res.end(Buffer.from(await answer.arrayBuffer()))
+    return
+  }
+  if (!settings.LIVE_UPDATES) return refuse(res, 503, 'Live updates are turned off on this server; the page polls instead')
+
+  const service = live()
+  const hub = service.hub
+  await hub.start()
+  const channels = layers.map(({ layer, tenant }) => channelOf(layer.id, tenant))
+  const layerOf = new Map(layers.map(({ layer, tenant }) => [channelOf(layer.id, tenant), String(layer.id)]))
+  const versions = new Map<string, number>()
+  for (const [index, { layer }] of layers.entries()) versions.set(String(layer.id), await hub.version(channels[index]!))
+
+  open.total++
+  open.byClient.set(caller, (open.byClient.get(caller) ?? 0) + 1)
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    // no-transform: nothing on the way may compress (and so hold back) the events.
+    'Cache-Control': 'no-store, no-transform',
+    'X-Accel-Buffering': 'no',
+    Connection: 'keep-alive',
+  })
+  res.flushHeaders()
+
+  let closed = false
+  const write = (text: string | Buffer) => {
+    if (closed) return
+    res.write(text)
+    // A client that does not read is dropped, not buffered for without bound.
+    if (res.writableLength > MAX_PENDING_BYTES) end()
+  }
+  const send = (event: string, data: unknown, withId = false) => write(`${withId ? `id: ${eventId(versions)}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+
+  const onMessage = (message: BusMessage) => {
+    const layerId = layerOf.get(channelOf(message.event.layerId, message.event.tenant))
+    if (!layerId) return
+    if (message.kind === 'mode') return send('mode', { layer: layerId, mode: message.event.mode })
+    const event = message.event
+    if (event.version <= (versions.get(layerId) ?? 0)) return
+    versions.set(layerId, event.version)
+    write(`id: ${eventId(versions)}\n`)
+    write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
+  }
+  const stopListening = hub.listen(channels, onMessage)
+
+  write('retry: 3000\n\n')
+  // Resume after a reconnect: the events missed, if the window still holds them all, else a reset.
+  const resumeFrom = parseLastEventId(req.headers['last-event-id'])
+  const missed: LiveEvent[] = []
+  const reset: string[] = []
+  if (resumeFrom) {
+    for (const [index, { layer }] of layers.entries()) {
+      const from = resumeFrom.get(String(layer.id))
+      if (from === undefined) continue
+      const events = hub.since(channels[index]!, from)
+      if (events) missed.push(...events)
+      else reset.push(String(layer.id))
+    }
+  }
+  const modes = Object.fromEntries(await Promise.all(layers.map(async ({ layer, tenant }) => [String(layer.id), await service.modeOf(layer.id, tenant)] as const)))
+  send('ready', { layers: Object.fromEntries([...versions].map(([layer, version]) => [layer, { version, mode: modes[layer] }])) }, true)
+  if (reset.length > 0) send('reset', { layers: reset })
+  for (const event of missed) {
+    const layerId = String(event.layerId)
+    if (reset.includes(layerId)) continue
+    write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
+  }
+
+  // Watching makes the subscriptions of layers no one watched yet (members-only ones, kept while
+  // watched); a broker that refuses leaves the layer polling, which `ready` said.
+  const watch = () => {
+    for (const { layer, tenant } of layers) {
+      const watchedUntil = layer.public ? undefined : Date.now() + WATCH_MS
+      void service.watch({ layer: toLayerSpec(layer), tenant, watchedUntil }).then((record) => {
+        const id = String(layer.id)
+        if (record && modes[id] !== record.mode) {
+          modes[id] = record.mode
+          send('mode', { layer: id, mode: record.mode })
+        }
+      })
+    }
+  }
+  watch()
+  const rewatch = setInterval(watch, WATCH_MS / 2)
+
+  const heartbeat = setInterval(() => send('heartbeat', { at: new Date().toISOString() }), HEARTBEAT_MS)
+  const membersOnly = layers.some(({ layer }) => !layer.public)
+  const sessionCheck = membersOnly
+    ? setInterval(() => {
+        void stillMember(request.headers).then((member) => member || end())
+      }, settings.LIVE_SESSION_CHECK_SECONDS * 1000)
+    : undefined
+
+  function end() {
+    if (closed) return
+    closed = true
+    clearInterval(heartbeat)
+    clearInterval(sessionCheck)
+    clearInterval(rewatch)
+    stopListening()
+    open.total--
+    const left = (open.byClient.get(caller) ?? 1) - 1
+    if (left > 0) open.byClient.set(caller, left)
+    else open.byClient.delete(caller)
+    res.end()
+  }
+  res.on('close', end)
+  res.on('error', end)
+})
+
+/** Whether the stream's session still belongs to a member (signed out or demoted: it does not). */
+async function stillMember(headers: Headers): Promise<boolean> {
+  try {
+    const { user } = await (await payloadClient()).auth({ headers })
+    return canReadLayer({ public: false }, layerReaderOf(user))
+  } catch {
+    return false
+  }
+}
+
+/** Open streams of this process (the health report, benchmarks). */
+export const openStreams = () => open.total
+
+// ---------------------------------------------------------------------------------------------
+// Which subscriptions exist
+
+async function targetsOf(layer: MapLayer): Promise<LiveTarget[]> {
+  return liveTargets(toLayerSpec(layer), layer.source?.tenant, (await siteCities()).map((city) => city.tenant), env().NGSI_LD_TENANT)
+}
+
+/** Every public layer in every city: what the server keeps subscribed whether or not anyone watches. */
+async function publicTargets(): Promise<LiveTarget[]> {
+  const payload = await payloadClient()
+  const { docs } = await payload.find({ collection: 'map-layers', where: { public: { equals: true } }, depth: 0, limit: 1000, pagination: false, overrideAccess: true })
+  return (await Promise.all(docs.map(targetsOf))).flat()
+}
+
+/**
+ * Subscriptions made for every public layer and city, and every other one carrying our name
+ * deleted (a crash or a deleted layer may have left some): run at start, then renewed and
+ * checked every LIVE_CHECK_SECONDS by one replica at a time.
+ */
+export async function reconcileLive(): Promise<{ created: number; deleted: number }> {
+  const targets = await publicTargets()
+  const tenants = [...new Set([...(await siteCities()).map((city) => city.tenant), env().NGSI_LD_TENANT ?? ''])]
+  return live().subscriptions.reconcile(targets, tenants)
+}
+
+const STARTED = Symbol.for('citydash.liveStarted')
+const processWide = globalThis as { [STARTED]?: Promise<void> }
+
+/** Reconciles once per process, then keeps the subscriptions renewed; a failure is retried on the next call. */
+export function startLive(): Promise<void> {
+  const settings = env()
+  if (!settings.LIVE_UPDATES) return Promise.resolve()
+  return (processWide[STARTED] ??= reconcileLive().then(
+    () => live().startMaintenance(settings.LIVE_CHECK_SECONDS * 1000),
+    (error: unknown) => {
+      // Tried again after a while, not on every request while the broker is down.
+      setTimeout(() => (processWide[STARTED] = undefined), 30_000).unref()
+      console.warn(`live: subscriptions could not be reconciled (${error instanceof Error ? error.message : String(error)}); layers poll until the next try`)
+    },
+  ))
+}
+
+/** `live` in /api/health: how many (layer, city) pairs are subscribed, and how many poll. */
+export async function liveHealth(): Promise<{ layers: number; subscribed: number; polling: number; streams: number } | undefined> {
+  if (!env().LIVE_UPDATES) return undefined
+  const { layers, subscribed, polling } = await live().status()
+  return { layers, subscribed, polling, streams: openStreams() }
+}

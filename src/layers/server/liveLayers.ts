@@ -1,0 +1,173 @@
+// Live layers, put together: a broker notification (its token already matched to a subscription)
+// becomes changes applied to the cached layer and one event on the bus; subscriptions are made,
+// renewed and checked on a schedule that runs on one replica at a time.
+
+import type { CacheLock } from '@/cache'
+import { type Feature, type NormalizedEntity, notifiedChanges, type NotificationBody, toFeature } from '@/ngsi'
+
+import { withAlert } from './body'
+import type { LayerFeatureService, LayerSpec } from './features'
+import { channelOf, type LiveEvent, type LiveHub } from './live'
+import { type LiveRecord, LiveSubscriptions, type LiveTarget } from './liveSubscriptions'
+
+export interface LiveLayersOptions {
+  hub: LiveHub
+  subscriptions: LiveSubscriptions
+  features: LayerFeatureService
+  /** The layer as stored now (undefined: deleted); the entry room reads it from the database. */
+  layerSpec: (layerId: string) => Promise<LayerSpec | undefined>
+  /** Layers with more features are drawn from tiles (LAYER_TILES_THRESHOLD). */
+  tileThreshold: number
+  lock: (name: string, ttlMs: number) => Promise<CacheLock | null>
+  now?: () => number
+  logger?: { warn(message: string): void }
+}
+
+export interface LiveStatus {
+  /** (layer, city) pairs with a subscription. */
+  layers: number
+  subscribed: number
+  polling: number
+  details: { layerId: string; tenant: string; mode: 'live' | 'polling'; reason?: string }[]
+}
+
+/** A feature from a notified entity; without a geometry the cached one is kept (geometry left empty here). */
+function notifiedFeature(entity: NormalizedEntity, attributes: string[]): Feature {
+  const located = toFeature(entity, attributes)
+  if (located) return located
+  const properties: Feature['properties'] = {}
+  for (const name of attributes) if (entity.attributes[name]) properties[name] = entity.attributes[name].value
+  Object.assign(properties, { entityId: entity.id, entityType: entity.type }, entity.observedAt && { observedAt: entity.observedAt })
+  return { type: 'Feature', id: entity.id, geometry: undefined as unknown as Feature['geometry'], properties }
+}
+
+export class LiveLayers {
+  private readonly options: LiveLayersOptions
+  /** Changes waiting per (layer, city): one applies while more arrive, then they go together. */
+  private readonly pending = new Map<string, { record: LiveRecord; upserted: Map<string, NormalizedEntity>; removed: Set<string> }>()
+  private readonly running = new Map<string, Promise<void>>()
+  private maintenance: NodeJS.Timeout | undefined
+
+  constructor(options: LiveLayersOptions) {
+    this.options = options
+  }
+
+  get hub(): LiveHub {
+    return this.options.hub
+  }
+
+  get subscriptions(): LiveSubscriptions {
+    return this.options.subscriptions
+  }
+
+  /**
+   * Takes a notification for `record`: queued and applied after the caller has answered the broker
+   * (brokers give up after a few seconds). Returns how many entities it carried.
+   */
+  accept(record: LiveRecord, body: NotificationBody): number {
+    const changes = notifiedChanges(body)
+    let queued = this.pending.get(record.key)
+    if (!queued) this.pending.set(record.key, (queued = { record, upserted: new Map(), removed: new Set() }))
+    for (const entity of changes.upserted) {
+      queued.removed.delete(entity.id)
+      queued.upserted.set(entity.id, entity)
+    }
+    for (const id of changes.removed) {
+      queued.upserted.delete(id)
+      queued.removed.add(id)
+    }
+    if (!this.running.has(record.key)) {
+      const run = this.drain(record.key).finally(() => this.running.delete(record.key))
+      this.running.set(record.key, run)
+    }
+    return changes.upserted.length + changes.removed.length
+  }
+
+  /** Resolves when every accepted notification has been applied and published (tests, benchmarks). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()])
+  }
+
+  private async drain(key: string): Promise<void> {
+    for (let batch = this.pending.get(key); batch; batch = this.pending.get(key)) {
+      this.pending.delete(key)
+      try {
+        await this.apply(batch.record, [...batch.upserted.values()], [...batch.removed])
+      } catch (error) {
+        this.options.logger?.warn(`live: a notification for layer ${batch.record.layerId} in ${batch.record.tenant} could not be applied (${error instanceof Error ? error.message : String(error)})`)
+      }
+    }
+  }
+
+  private async apply(record: LiveRecord, entities: NormalizedEntity[], removedIds: string[]): Promise<LiveEvent | undefined> {
+    const layer = await this.options.layerSpec(record.layerId)
+    if (!layer) return undefined
+    const now = new Date(this.options.now?.() ?? Date.now())
+    const features = entities.map((entity) => notifiedFeature(entity, layer.attributes))
+    const applied = await this.options.features.applyLive(layer, record.tenant || undefined, { upserted: features, removed: removedIds })
+    // Nothing cached here: no one has loaded the layer lately, pages that have it still get the change.
+    const upserted = applied ? applied.upserted : features.filter((feature) => feature.geometry).map((feature) => withAlert(feature, layer.alertRules, now))
+    const removed = applied ? applied.removed : removedIds
+    if (upserted.length === 0 && removed.length === 0) return undefined
+    const count = applied?.body.meta.count ?? 0
+    return this.options.hub.publishChange({ layerId: record.layerId, tenant: record.tenant, upserted, removed, tiles: count > this.options.tileThreshold, at: now.toISOString() })
+  }
+
+  /** Makes the subscription of a (layer, city) someone started watching; a failure leaves the layer on polling. */
+  async watch(target: LiveTarget): Promise<LiveRecord | undefined> {
+    try {
+      return await this.options.subscriptions.ensure(target)
+    } catch (error) {
+      this.options.logger?.warn(`live: no subscription for layer ${target.layer.id} in ${target.tenant} (${error instanceof Error ? error.message : String(error)}); it stays on polling`)
+      return undefined
+    }
+  }
+
+  /** Whether pages of this (layer, city) get changes pushed ('live') or must poll. */
+  async modeOf(layerId: string | number, tenant: string): Promise<'live' | 'polling'> {
+    const record = await this.options.subscriptions.records().then((records) => records.find((candidate) => candidate.key === LiveSubscriptions.keyOf(layerId, tenant)))
+    return record?.mode === 'live' ? 'live' : 'polling'
+  }
+
+  async status(): Promise<LiveStatus> {
+    const records = await this.options.subscriptions.records()
+    const subscribed = records.filter((record) => record.mode === 'live').length
+    return {
+      layers: records.length,
+      subscribed,
+      polling: records.length - subscribed,
+      details: records.map(({ layerId, tenant, mode, reason }) => ({ layerId, tenant, mode, ...(reason && { reason }) })),
+    }
+  }
+
+  /** Renews and checks the subscriptions; with the lock held for the period, one replica does it per period. */
+  async maintain(periodMs: number): Promise<boolean> {
+    const lock = await this.options.lock('live-maintenance', Math.max(1_000, periodMs - 1_000))
+    if (!lock) return false
+    // Not released: the lock lapsing marks the next period.
+    await this.options.subscriptions.renew()
+    for (const record of await this.options.subscriptions.check()) {
+      await this.options.hub.publishMode({ layerId: record.layerId, tenant: record.tenant, mode: record.mode })
+    }
+    return true
+  }
+
+  startMaintenance(periodMs: number): void {
+    if (this.maintenance) return
+    this.maintenance = setInterval(() => {
+      this.maintain(periodMs).catch((error: unknown) => this.options.logger?.warn(`live: maintenance failed (${error instanceof Error ? error.message : String(error)})`))
+    }, periodMs)
+    this.maintenance.unref()
+  }
+
+  stopMaintenance(): void {
+    clearInterval(this.maintenance)
+    this.maintenance = undefined
+  }
+}
+
+export { channelOf }
+
+/** One layer's (city, mode, reason) rows of a status report. */
+export const liveLayerStatus = (status: LiveStatus, layerId: string) =>
+  status.details.filter((detail) => detail.layerId === layerId).map(({ tenant, mode, reason }) => ({ tenant, mode, ...(reason && { reason }) }))

@@ -1,0 +1,119 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+
+import { ensureAccounts } from '../helpers/accounts'
+
+import { launchBrowser, screenshot } from './browser'
+import { twoCitySettings } from './cities'
+import { pixelsOfColour } from './pixels'
+import { restAs } from './rest'
+
+// Live updates in Chromium against the production build: a change at the demo broker reaches an
+// open page (marker colour, KPI, alert list, table row) without a reload; a broker that cannot
+// reach the dashboard puts the page on polling, and the page says so.
+
+const baseUrl = inject('baseUrl')
+const brokerUrl = inject('brokerUrl')
+const CRITICAL = '#b3261e'
+const STATION = 'urn:ngsi-ld:AirQualityObserved:santander-002'
+
+let browser: Browser
+let citizen: Page
+
+const patchStation = async (index: number) => {
+  const response = await fetch(`${brokerUrl}/ngsi-ld/v1/entities/${encodeURIComponent(STATION)}/attrs`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', 'NGSILD-Tenant': 'santander' },
+    body: JSON.stringify({ airQualityIndex: { type: 'Property', value: index }, airQualityLevel: { type: 'Property', value: index > 150 ? 'unhealthy' : 'good' } }),
+  })
+  expect(response.status).toBe(204)
+}
+const notificationsReach = (reachable: boolean) =>
+  fetch(`${brokerUrl}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ reachable }) })
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  const { admin } = await ensureAccounts(baseUrl, ['admin'])
+  const rest = restAs(baseUrl, admin.token)
+  await rest('POST', '/api/globals/site-settings', twoCitySettings('City Dashboard'))
+  // Low values first: the station is calm before the test changes it.
+  await patchStation(20)
+  const { doc } = await rest<{ doc: { id: number } }>('POST', '/api/map-layers', {
+    name: 'Air quality index (live e2e)',
+    public: true,
+    entityType: 'AirQualityObserved',
+    attributes: ['name', 'airQualityIndex'],
+    style: { colour: '#5e35b1', radius: 10, colourBy: 'alert', cluster: false },
+    alertRules: [{ attribute: 'airQualityIndex', operator: 'gt', value: '280', level: 'critical', message: 'Index at {value}' }],
+    // Polling this slowly cannot explain a change seen within seconds.
+    refreshSeconds: 600,
+    maxFeatures: 1000,
+  })
+  // The server keeps the city list 10 s: wait until it knows the cities just saved.
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const controller = new AbortController()
+    const answer = await fetch(`${baseUrl}/api/live?layers=${doc.id}&city=santander`, { signal: controller.signal })
+    controller.abort()
+    if (answer.status === 200) break
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  await rest('POST', '/api/pages', {
+    title: 'Live air',
+    slug: 'live-air',
+    _status: 'published',
+    layout: [
+      { blockType: 'kpiCard', label: 'Highest index', layer: doc.id, statistic: 'max', attribute: 'airQualityIndex' },
+      { blockType: 'mapView', title: 'Live air map', layers: [doc.id], height: 'medium', legend: true },
+      { blockType: 'alertsPanel', title: 'Alerts now', layers: [doc.id], minimumLevel: 'warning' },
+      { blockType: 'entityTable', title: 'Stations', layer: doc.id, columns: ['airQualityIndex'], pageSize: 10 },
+    ],
+  })
+})
+
+afterAll(async () => {
+  await notificationsReach(true)
+  await browser?.close()
+})
+
+describe('a live page', () => {
+  it('says it is live, then shows a broker change on the marker, KPI, alert list and table row without a reload', async () => {
+    citizen = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage()
+    await citizen.goto(`${baseUrl}/live-air`)
+    await citizen.locator('.maplibregl-canvas').waitFor({ timeout: 30_000 })
+    await citizen.locator('.live-status--live').first().waitFor({ timeout: 30_000 })
+    await expect(citizen.locator('.live-status--live').first().textContent()).resolves.toMatch(/Live · no change since the page opened/)
+    const map = citizen.locator('.map-frame')
+    const criticalBefore = (await pixelsOfColour(map, CRITICAL)).length
+    await expect(citizen.locator('.alerts-panel').textContent()).resolves.not.toMatch(/Index at 299/)
+
+    // A reload would lose this.
+    await citizen.evaluate(() => Object.assign(window, { __sameDocument: true }))
+    await patchStation(299)
+
+    await expect.poll(() => citizen.locator('.kpi-value').first().textContent(), { timeout: 5_000 }).toMatch(/299/)
+    await expect.poll(() => citizen.locator('.alerts-panel .alert--critical').first().textContent(), { timeout: 5_000 }).toMatch(/Index at 299/)
+    await expect.poll(() => citizen.locator('.entity-table tbody tr').nth(1).textContent(), { timeout: 5_000 }).toMatch(/299/)
+    // The station may lie outside the first view: the alert's "Show on map" brings it in.
+    await citizen.locator('.alerts-panel .alert--critical').first().getByRole('button', { name: 'Show on map' }).click()
+    await citizen.locator('.maplibregl-popup').waitFor({ timeout: 10_000 })
+    await citizen.keyboard.press('Escape')
+    await expect.poll(async () => (await pixelsOfColour(map, CRITICAL)).length, { timeout: 10_000 }).toBeGreaterThan(criticalBefore + 20)
+    await expect(citizen.locator('.live-status--live').first().textContent()).resolves.toMatch(/Live · last change \d/)
+    // The new alert is announced to screen readers, once.
+    await expect(citizen.locator('.alerts-panel [aria-live="polite"]').textContent()).resolves.toMatch(/New alert, critical: Index at 299/)
+    expect(await citizen.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true)
+    await screenshot(citizen, 'live-after-change')
+  })
+
+  it('falls back to polling, and says so, when the broker cannot reach the dashboard', async () => {
+    await citizen.locator('.live-status--live').first().waitFor({ timeout: 10_000 })
+    await notificationsReach(false)
+    await patchStation(150)
+    // One replica reads the subscription back every LIVE_CHECK_SECONDS (5 s in the e2e server).
+    await citizen.locator('.live-status--polling').first().waitFor({ timeout: 30_000 })
+    await expect(citizen.locator('.live-status--polling').first().textContent()).resolves.toMatch(/updated every 600 s \(live updates unavailable\)/)
+    const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { live: { polling: number } }
+    expect(health.live.polling).toBeGreaterThan(0)
+    await screenshot(citizen, 'live-polling')
+  })
+})

@@ -1,0 +1,247 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { SubscriptionClient } from '@/ngsi'
+
+import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { authHeaders } from '../../helpers/accounts'
+import { openEventStream } from '../helpers/eventStream'
+import { freePort, startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+import { TEST_CITIES } from '../helpers/layerRoutes'
+
+// Live updates end to end inside one process, over real HTTP, SQLite and Redis: a PATCH at the demo
+// broker → its notification at /api/ngsi-ld/notify/{token} → the cached layer and a stream.
+
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
+const CONTEXT = 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld'
+const STATION = 'urn:ngsi-ld:AirQualityObserved:santander-005'
+
+let payload: Payload
+let broker: DemoBroker
+let baseUrl: string
+let close: () => Promise<void>
+let subscriptions: SubscriptionClient
+const layers: Record<string, string | number> = {}
+
+type Collection = { features: { id: string; properties: Record<string, unknown> }[]; meta: { count: number; fetchedAt: string } }
+
+/** The broker's subscriptions for a layer of ours (every layer's without an id). */
+const ours = async (layerId?: string | number, tenant = 'santander') =>
+  (await subscriptions.list(tenant)).filter((item) => item.subscriptionName?.includes(layerId === undefined ? ':layer:' : `:layer:${layerId}:`))
+const opened: Awaited<ReturnType<typeof openEventStream>>[] = []
+const stream = async (query: string, headers: Record<string, string> = {}) => {
+  const item = await openEventStream(`${baseUrl}/api/live?${query}`, headers)
+  opened.push(item)
+  return item
+}
+const openStreams = async () => ((await (await fetch(`${baseUrl}/api/health`)).json()) as { live: { streams: number } }).live.streams
+const patchStation = (attributes: Record<string, unknown>) =>
+  fetch(`${broker.url}/ngsi-ld/v1/entities/${encodeURIComponent(STATION)}/attrs`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json', 'NGSILD-Tenant': 'santander' },
+    body: JSON.stringify(attributes),
+  })
+
+/** A viewer's session token (a member of the admin). */
+async function memberToken(tag: string): Promise<string> {
+  const email = `${tag}-${Date.now()}@example.org`
+  await payload.create({ collection: 'users', overrideAccess: true, data: { email, password: 'correct-horse-battery-staple', role: 'viewer', name: tag } })
+  const login = await fetch(`${baseUrl}/api/users/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'correct-horse-battery-staple' }) })
+  return ((await login.json()) as { token: string }).token
+}
+
+beforeAll(async () => {
+  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
+  const port = await freePort()
+  Object.assign(process.env, {
+    REDIS_URL,
+    NGSI_LD_BROKER_URL: broker.url,
+    NGSI_LD_TENANT: '',
+    NGSI_LD_NOTIFY_URL: `http://127.0.0.1:${port}`,
+    LIVE_SESSION_CHECK_SECONDS: '1',
+  })
+  subscriptions = new SubscriptionClient({ brokerUrl: broker.url, contextUrl: CONTEXT })
+  const started = await startPayload()
+  payload = started.payload
+  await payload.updateGlobal({ slug: 'site-settings', data: { title: 'Test city', cities: TEST_CITIES.slice(0, 1) } })
+  const server = await startHttpServer(
+    started.config,
+    {
+      '/api/health': (await import('@/app/api/health/route')).GET,
+    },
+    {
+      '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default,
+      '/api/live': (await import('@/pages/api/live')).default,
+      '/api/ngsi-ld/notify/:token': (await import('@/pages/api/ngsi-ld/notify/[token]')).default,
+    },
+    { port },
+  )
+  baseUrl = server.url
+  close = server.close
+  const air = await payload.create({
+    collection: 'map-layers',
+    overrideAccess: true,
+    data: {
+      name: 'Air quality (live)',
+      public: true,
+      entityType: 'AirQualityObserved',
+      attributes: ['name', 'airQualityIndex', 'airQualityLevel'],
+      alertRules: [{ attribute: 'airQualityIndex', operator: 'gt', value: '150', level: 'critical', message: 'AQI {value}' }],
+      refreshSeconds: 300,
+      maxFeatures: 1000,
+    },
+  })
+  layers.air = air.id
+  const staff = await payload.create({
+    collection: 'map-layers',
+    overrideAccess: true,
+    data: { name: 'Batteries (staff)', public: false, entityType: 'Device', attributes: ['batteryLevel'], refreshSeconds: 300, maxFeatures: 1000 },
+  })
+  layers.staff = staff.id
+})
+
+afterAll(async () => {
+  for (const item of opened) item.close()
+  await close?.()
+  await broker?.close()
+})
+
+describe('live layers', () => {
+  it('subscribes a public layer at the broker once, with its type, attributes and our notify address', async () => {
+    await expect.poll(async () => (await ours()).length, { timeout: 10_000 }).toBe(1)
+    const [subscription] = await ours(layers.air)
+    expect(subscription!.endpoint).toMatch(new RegExp(`^${process.env.NGSI_LD_NOTIFY_URL}/api/ngsi-ld/notify/[A-Za-z0-9_-]{43}$`))
+    expect(subscription!.subscriptionName).toMatch(new RegExp(`:layer:${layers.air}:santander$`))
+    const health = await (await fetch(`${baseUrl}/api/health`)).json()
+    expect(health.live).toMatchObject({ layers: 1, subscribed: 1, polling: 0 })
+    // The layer editor shows it per city; members only.
+    expect((await fetch(`${baseUrl}/api/map-layers/${layers.air}/live`)).status).toBe(401)
+    const member = await memberToken('status')
+    const status = await fetch(`${baseUrl}/api/map-layers/${layers.air}/live`, { headers: authHeaders(member) })
+    expect(await status.json()).toEqual({ enabled: true, cities: [{ tenant: 'santander', mode: 'live' }] })
+  })
+
+  it('pushes a broker PATCH to an open stream and into the cached layer (alert recomputed, ETag changed)', async () => {
+    const before = await fetch(`${baseUrl}/api/layers/${layers.air}/features?city=santander`)
+    const etag = before.headers.get('etag')
+    const live = await stream(`layers=${layers.air}&city=santander`)
+    expect(live.status).toBe(200)
+    expect(live.headers['content-type']).toMatch(/^text\/event-stream/)
+    await expect.poll(() => live.events.map((event) => event.event)).toContain('ready')
+    const ready = live.events.find((event) => event.event === 'ready')!
+    expect(ready.data).toEqual({ layers: { [String(layers.air)]: { version: expect.any(Number), mode: 'live' } } })
+
+    expect((await patchStation({ airQualityIndex: { type: 'Property', value: 212 }, airQualityLevel: { type: 'Property', value: 'veryUnhealthy' } })).status).toBe(204)
+    await expect.poll(() => live.events.filter((event) => event.event === 'change').length, { timeout: 5_000 }).toBe(1)
+    const change = live.events.find((event) => event.event === 'change')!
+    expect(change.id).toBe(`${layers.air}.${(ready.data.layers as Record<string, { version: number }>)[String(layers.air)]!.version + 1}`)
+    expect(change.data).toMatchObject({
+      layer: String(layers.air),
+      removed: [],
+      upserted: [{ id: STATION, properties: { airQualityIndex: 212, airQualityLevel: 'veryUnhealthy', alert: { level: 'critical', message: 'AQI 212' } } }],
+    })
+
+    const after = await fetch(`${baseUrl}/api/layers/${layers.air}/features?city=santander`)
+    expect(after.headers.get('etag')).not.toBe(etag)
+    const body = (await after.json()) as Collection
+    expect(body.features.find((feature) => feature.id === STATION)?.properties).toMatchObject({ airQualityIndex: 212, alert: { level: 'critical' } })
+    live.close()
+  })
+
+  it('resumes from Last-Event-ID within the window, and says reset when it cannot', async () => {
+    const first = await stream(`layers=${layers.air}&city=santander`)
+    await expect.poll(() => first.events.length).toBeGreaterThan(0)
+    const lastId = first.events[0]!.id!
+    first.close()
+    await patchStation({ airQualityIndex: { type: 'Property', value: 40 } })
+    const resumed = await stream(`layers=${layers.air}&city=santander`, { 'last-event-id': lastId })
+    await expect.poll(() => resumed.events.map((event) => event.event), { timeout: 5_000 }).toEqual(['ready', 'change'])
+    expect(resumed.events[1]!.data).toMatchObject({ upserted: [{ id: STATION, properties: { airQualityIndex: 40 } }] })
+    expect(resumed.events[1]!.data.upserted).toEqual([expect.not.objectContaining({ properties: expect.objectContaining({ alert: expect.anything() }) })])
+    resumed.close()
+    const tooOld = await stream(`layers=${layers.air}&city=santander`, { 'last-event-id': `${layers.air}.999999` })
+    await expect.poll(() => tooOld.events.map((event) => event.event)).toEqual(['ready', 'reset'])
+    tooOld.close()
+  })
+
+  it('streams a members-only layer to members only, and ends the stream when the member is gone', async () => {
+    const anonymous = await stream(`layers=${layers.staff}&city=santander`)
+    expect(anonymous.status).toBe(404)
+    expect(JSON.parse(anonymous.body() || (await anonymous.done, anonymous.body()))).toEqual({ error: 'No such map layer', requestId: expect.any(String) })
+    const mixed = await stream(`layers=${layers.air},${layers.staff}&city=santander`)
+    expect(mixed.status).toBe(404)
+
+    const email = `leaving-${Date.now()}@example.org`
+    const member = await payload.create({ collection: 'users', overrideAccess: true, data: { email, password: 'correct-horse-battery-staple', role: 'viewer', name: 'leaving' } })
+    const login = await fetch(`${baseUrl}/api/users/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'correct-horse-battery-staple' }) })
+    const { token } = (await login.json()) as { token: string }
+    const members = await stream(`layers=${layers.staff}&city=santander`, authHeaders(token))
+    expect(members.status).toBe(200)
+    await expect.poll(() => members.events.map((event) => event.event)).toContain('ready')
+    await payload.delete({ collection: 'users', id: member.id, overrideAccess: true })
+    await expect.poll(() => members.ended(), { timeout: 5_000 }).toBe(true)
+    // Watching a members-only layer subscribed it (until no one has watched it for a while).
+    expect(await ours(layers.staff)).toHaveLength(1)
+  })
+
+  it('refuses bad stream requests with 400 {error}', async () => {
+    for (const query of ['', 'layers=', 'layers=abc', `layers=${layers.air}&city=atlantis`, `layers=${layers.air}&extra=1`]) {
+      const answer = await stream(query)
+      expect(answer.status, query).toBe(400)
+      await answer.done
+      expect(JSON.parse(answer.body()), query).toEqual({ error: expect.any(String), requestId: expect.any(String) })
+    }
+  })
+
+  it('caps the streams of one client (429 {error}) and lets it open more once some close', async () => {
+    await expect.poll(openStreams).toBe(0)
+    const open = await Promise.all(Array.from({ length: 20 }, () => stream(`layers=${layers.air}&city=santander`)))
+    expect(open.every((item) => item.status === 200)).toBe(true)
+    const refused = await stream(`layers=${layers.air}&city=santander`)
+    expect(refused.status).toBe(429)
+    await refused.done
+    expect(JSON.parse(refused.body())).toEqual({ error: expect.any(String) })
+    for (const item of open) item.close()
+    await expect.poll(openStreams).toBe(0)
+    const again = await stream(`layers=${layers.air}&city=santander`)
+    expect(again.status).toBe(200)
+    again.close()
+  })
+
+  it('deletes the subscription when the layer is unpublished, and makes it again when republished', async () => {
+    await payload.update({ collection: 'map-layers', id: layers.air, overrideAccess: true, data: { public: false } })
+    await expect.poll(async () => (await ours(layers.air)).length, { timeout: 10_000 }).toBe(0)
+    await payload.update({ collection: 'map-layers', id: layers.air, overrideAccess: true, data: { public: true } })
+    await expect.poll(async () => (await ours(layers.air)).length, { timeout: 10_000 }).toBe(1)
+  })
+
+  it('deletes the subscription with the layer, and reconciliation removes strays carrying our name', async () => {
+    const { reconcileLive } = await import('@/layers/entry/live')
+    const [kept] = await ours(layers.air)
+    const stray = await subscriptions.create('santander', {
+      subscriptionName: kept!.subscriptionName!.replace(/:layer:\d+:/, ':layer:424242:'),
+      entityType: 'WeatherObserved',
+      attributes: ['temperature'],
+      endpoint: 'http://127.0.0.1:9/nowhere',
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    })
+    expect((await ours()).map((item) => item.id)).toContain(stray)
+    await reconcileLive()
+    // The stray and the members-only layer's (no one watches it now that the registry is reconciled) are gone.
+    expect((await ours()).map((item) => item.id)).toEqual([kept!.id])
+    await payload.delete({ collection: 'map-layers', id: layers.air, overrideAccess: true })
+    await expect.poll(async () => (await ours()).length, { timeout: 10_000 }).toBe(0)
+  })
+})
+
+describe('POST /api/ngsi-ld/notify/{token}', () => {
+  it('answers 404 {error} to a token no subscription has, whatever the body', async () => {
+    for (const token of ['x', 'a'.repeat(43), `${'A'.repeat(42)}%00`, 'A'.repeat(200)]) {
+      const answer = await fetch(`${baseUrl}/api/ngsi-ld/notify/${token}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"Notification"}' })
+      expect(answer.status, token).toBe(404)
+      expect(await answer.json()).toEqual({ error: 'Not found', requestId: expect.any(String) })
+    }
+  })
+})
+

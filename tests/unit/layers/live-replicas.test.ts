@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createRedisCache, createRedisClient, whenReady } from '@/cache'
+import { LiveHub, redisBus, type BusMessage } from '@/layers/server/live'
+import type { LayerSpec } from '@/layers/server/features'
+import { LiveSubscriptions, redisRegistry } from '@/layers/server/liveSubscriptions'
+import { SubscriptionClient } from '@/ngsi'
+
+import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { closeClients, deleteKeys, openClient, REDIS_URL, uniquePrefix } from '../cache/redisTest'
+
+// Two replicas = two sets of the live objects over one Redis and one broker, as two processes hold them.
+
+const layer: LayerSpec = {
+  id: 7,
+  updatedAt: '2026-11-26T00:00:00.000Z',
+  entityType: 'AirQualityObserved',
+  attributes: ['name', 'airQualityIndex'],
+  filters: [],
+  alertRules: [],
+  refreshSeconds: 60,
+  maxFeatures: 1000,
+}
+
+let broker: DemoBroker
+let prefix: string
+const subscriptionsAt = (tenant = 'santander') => new SubscriptionClient({ brokerUrl: broker.url, contextUrl: 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld' }).list(tenant)
+
+function replica(now = Date.now) {
+  const redis = openClient()
+  const cache = createRedisCache({ client: redis, keyPrefix: `${prefix}cache:` })
+  const subscriber = createRedisClient(REDIS_URL)
+  const hub = new LiveHub({
+    bus: redisBus({
+      redis,
+      ready: () => whenReady(redis, 2000),
+      keyPrefix: prefix,
+      subscriber: async () => {
+        await whenReady(subscriber, 2000)
+        return subscriber
+      },
+      closeSubscriber: async () => subscriber.disconnect(),
+    }),
+  })
+  const subscriptions = new LiveSubscriptions({
+    client: new SubscriptionClient({ brokerUrl: broker.url, contextUrl: 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld' }),
+    registry: redisRegistry(redis, prefix, () => whenReady(redis, 2000)),
+    lock: (name, ttlMs) => cache.tryLock(`live:${name}`, ttlMs),
+    notifyUrl: 'http://127.0.0.1:9',
+    namePrefix: prefix.replace(/:+$/, ''),
+    expirySeconds: 3600,
+    now,
+  })
+  return { hub, subscriptions }
+}
+
+beforeAll(async () => {
+  broker = await startDemoBroker()
+  prefix = uniquePrefix('live')
+})
+afterAll(async () => {
+  await deleteKeys(prefix)
+  await closeClients()
+  await broker.close()
+})
+
+describe('live subscriptions across two replicas', () => {
+  it('makes one subscription when both replicas ask at once, and reuses it for an unchanged layer', async () => {
+    const [a, b] = [replica(), replica()]
+    const [first, second] = await Promise.all([a.subscriptions.ensure({ layer, tenant: 'santander' }), b.subscriptions.ensure({ layer, tenant: 'santander' })])
+    expect(first.subscriptionId).toBe(second.subscriptionId)
+    expect((await subscriptionsAt()).filter((item) => item.subscriptionName?.startsWith(prefix.replace(/:+$/, '')))).toHaveLength(1)
+    const [found] = await subscriptionsAt()
+    expect(found).toMatchObject({ subscriptionName: `${prefix.replace(/:+$/, '')}:layer:7:santander`, endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/api\/ngsi-ld\/notify\/[A-Za-z0-9_-]{43}$/) })
+    // The token is in the broker's copy only: the registry keeps its hash.
+    const token = found!.endpoint!.split('/').pop()!
+    expect(JSON.stringify(await b.subscriptions.records())).not.toContain(token)
+    expect((await b.subscriptions.byToken(token))?.subscriptionId).toBe(first.subscriptionId)
+    expect(await b.subscriptions.byToken(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined()
+    expect((await a.subscriptions.ensure({ layer, tenant: 'santander' })).subscriptionId).toBe(first.subscriptionId)
+  })
+
+  it('replaces the subscription when the layer’s attributes change, and deletes it with the layer', async () => {
+    const a = replica()
+    const before = await a.subscriptions.ensure({ layer, tenant: 'santander' })
+    const after = await a.subscriptions.ensure({ layer: { ...layer, attributes: ['name', 'no2'] }, tenant: 'santander' })
+    expect(after.subscriptionId).not.toBe(before.subscriptionId)
+    expect((await subscriptionsAt()).map((item) => item.id)).toEqual([after.subscriptionId])
+    await a.subscriptions.removeLayer(7)
+    expect(await subscriptionsAt()).toEqual([])
+    expect(await a.subscriptions.records()).toEqual([])
+  })
+
+  it('renews a subscription past half its life on one replica, and recreates one the broker lost', async () => {
+    let clock = Date.now()
+    const a = replica(() => clock)
+    const record = await a.subscriptions.ensure({ layer, tenant: 'santander' })
+    expect(await a.subscriptions.renew()).toBe(0)
+    clock += 40 * 60_000
+    expect(await a.subscriptions.renew()).toBe(1)
+    const [renewed] = await subscriptionsAt()
+    expect(Date.parse(renewed!.expiresAt!)).toBe(clock + 3_600_000)
+    await new SubscriptionClient({ brokerUrl: broker.url, contextUrl: 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld' }).delete('santander', record.subscriptionId)
+    clock += 40 * 60_000
+    await a.subscriptions.renew()
+    const [again] = await subscriptionsAt()
+    expect(again!.id).not.toBe(record.subscriptionId)
+    expect((await a.subscriptions.records())[0]!.subscriptionId).toBe(again!.id)
+    await a.subscriptions.removeLayer(7)
+  })
+
+  it('reconciles after a crash: strays carrying our name are deleted, others left alone', async () => {
+    const a = replica()
+    const name = prefix.replace(/:+$/, '')
+    const client = new SubscriptionClient({ brokerUrl: broker.url, contextUrl: 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld' })
+    const base = { entityType: 'WeatherObserved', attributes: ['temperature'], endpoint: 'http://127.0.0.1:9/x', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }
+    const stray = await client.create('santander', { ...base, subscriptionName: `${name}:layer:99:santander` })
+    const foreign = await client.create('santander', { ...base, subscriptionName: 'someone-else' })
+    const result = await a.subscriptions.reconcile([{ layer, tenant: 'santander' }], ['santander', 'porto'])
+    expect(result).toEqual({ created: 1, deleted: 1 })
+    const left = (await subscriptionsAt()).map((item) => item.id)
+    expect(left).toContain(foreign)
+    expect(left).not.toContain(stray)
+    expect(left).toHaveLength(2)
+    await a.subscriptions.reconcile([], ['santander'])
+    expect((await subscriptionsAt()).map((item) => item.id)).toEqual([foreign])
+  })
+
+  it('delivers a change published at replica A to listeners at replica B, in version order, resumable', async () => {
+    const [a, b] = [replica(), replica()]
+    await Promise.all([a.hub.start(), b.hub.start()])
+    const heard: BusMessage[] = []
+    b.hub.listen(['7:santander'], (message) => heard.push(message))
+    const feature = { type: 'Feature' as const, id: 'urn:x', geometry: { type: 'Point' as const, coordinates: [0, 0] }, properties: {} }
+    const first = await a.hub.publishChange({ layerId: '7', tenant: 'santander', upserted: [feature], removed: [], tiles: false, at: new Date().toISOString() })
+    const second = await a.hub.publishChange({ layerId: '7', tenant: 'santander', upserted: [], removed: ['urn:x'], tiles: false, at: new Date().toISOString() })
+    await expect.poll(() => heard.length).toBe(2)
+    expect(second.version).toBe(first.version + 1)
+    expect(heard.map((message) => message.kind === 'change' && message.event.version)).toEqual([first.version, second.version])
+    expect(b.hub.since('7:santander', first.version - 1)?.map((event) => event.version)).toEqual([first.version, second.version])
+    expect(b.hub.since('7:santander', second.version)).toEqual([])
+    expect(b.hub.since('7:santander', first.version - 5)).toBeUndefined()
+    await Promise.all([a.hub.close(), b.hub.close()])
+  })
+})
