@@ -1767,11 +1767,11 @@ export interface SiteSetting {
   /**
    * Citizens may subscribe to a layer’s alerts by email when the server has an SMTP server (SMTP_URL, EMAIL_FROM).
    */
-  alertNotices: {
+  alertNotices?: {
     /**
      * A rule that keeps firing at a place is mailed at most once in this time, however often the data refreshes.
      */
-    periodMinutes: number;
+    periodMinutes?: number | null;
   };
   updatedAt?: string | null;
   createdAt?: string | null;

@@ -147,7 +147,7 @@ export const SiteSettings: GlobalConfig = {
           name: 'periodMinutes',
           type: 'number',
           label: 'Minutes between notices of one rule and place',
-          required: true,
+          // Not required: Payload's GraphQL would then require the whole group in every Site settings update.
           defaultValue: 60,
           min: 1,
           max: 10_080,

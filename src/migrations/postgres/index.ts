@@ -10,7 +10,7 @@ import * as migration_20261123_222602_chart_block from './20261123_222602_chart_
 import * as migration_20261125_160549_ai_daily_budget from './20261125_160549_ai_daily_budget';
 import * as migration_20261126_104205_email_queue_question_notify from './20261126_104205_email_queue_question_notify';
 import * as migration_20261126_105359_alert_notices from './20261126_105359_alert_notices';
-import * as migration_20261126_122324_users_role_shown_to_admins from './20261126_122324_users_role_shown_to_admins';
+import * as migration_20261126_123323_optional_role_and_notice_period from './20261126_123323_optional_role_and_notice_period';
 
 export const migrations = [
   {
@@ -74,8 +74,8 @@ export const migrations = [
     name: '20261126_105359_alert_notices',
   },
   {
-    up: migration_20261126_122324_users_role_shown_to_admins.up,
-    down: migration_20261126_122324_users_role_shown_to_admins.down,
-    name: '20261126_122324_users_role_shown_to_admins'
+    up: migration_20261126_123323_optional_role_and_notice_period.up,
+    down: migration_20261126_123323_optional_role_and_notice_period.down,
+    name: '20261126_123323_optional_role_and_notice_period'
   },
 ];

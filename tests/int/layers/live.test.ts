@@ -64,6 +64,9 @@ beforeAll(async () => {
   subscriptions = new SubscriptionClient({ brokerUrl: broker.url, contextUrl: CONTEXT })
   const started = await startPayload()
   payload = started.payload
+  // The integration files share one database: layers other files made would be subscribed too,
+  // and this file counts the broker's subscriptions. It starts from a site with none.
+  await payload.delete({ collection: 'map-layers', where: { id: { exists: true } }, overrideAccess: true })
   await payload.updateGlobal({ slug: 'site-settings', data: { title: 'Test city', cities: TEST_CITIES.slice(0, 1) } })
   const server = await startHttpServer(
     started.config,
