@@ -137,6 +137,17 @@ async function main() {
     if (!notified) throw new BenchError('no subscription was made')
     const other = notified === a ? b : a
 
+    // Each replica keeps the city list 10 s: wait until both know the city just saved.
+    for (const server of servers) {
+      for (let attempt = 0; attempt < 60; attempt++) {
+        const controller = new AbortController()
+        const answer = await fetch(`${server.baseUrl}${streamPath}`, { signal: controller.signal })
+        controller.abort()
+        if (answer.status === 200) break
+        await sleep(500)
+      }
+    }
+
     // 1. Chromium: a broker PATCH → the table row's text changed.
     {
       const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' })
@@ -147,21 +158,20 @@ async function main() {
       for (let sample = 1; sample <= pageSamples; sample++) {
         // Below 1,000: the table shows 1,001 with a separator.
         const value = 500 + sample
-        const seen = page.evaluate(
-          (text) =>
-            new Promise<number>((resolve) => {
-              const observer = new MutationObserver(() => {
-                if (document.querySelector('.entity-table tbody tr')?.textContent?.includes(text)) {
-                  observer.disconnect()
-                  resolve(performance.timeOrigin + performance.now())
-                }
-              })
-              observer.observe(document.body, { subtree: true, childList: true, characterData: true })
-            }),
-          String(value),
-        )
+        // The observer is in place before the change is made (a change seen before it was would never resolve).
+        await page.evaluate((text) => {
+          const seen = ((window as unknown as { __seen: Record<string, number> }).__seen ??= {})
+          const observer = new MutationObserver(() => {
+            if (document.querySelector('.entity-table tbody tr')?.textContent?.includes(text)) {
+              observer.disconnect()
+              seen[text] = performance.timeOrigin + performance.now()
+            }
+          })
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true })
+        }, String(value))
         const startedAt = await brokerWrite(brokerUrl, `/entities/${encodeURIComponent(stationId(1))}/attrs`, 'PATCH', { no2: { type: 'Property', value, observedAt: new Date().toISOString() } })
-        delays.push((await seen) - startedAt)
+        const seenAt = await page.waitForFunction((text) => (window as unknown as { __seen: Record<string, number> }).__seen[text], String(value), { timeout: 10_000 })
+        delays.push(Number(await seenAt.jsonValue()) - startedAt)
         await sleep(200)
       }
       await browser.close()
