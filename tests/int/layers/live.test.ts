@@ -60,6 +60,8 @@ beforeAll(async () => {
     NGSI_LD_TENANT: '',
     NGSI_LD_NOTIFY_URL: `http://127.0.0.1:${port}`,
     LIVE_SESSION_CHECK_SECONDS: '1',
+    // Its own Redis keys: the subscription registry of the project's earlier files is not this file's.
+    REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}live-file:`,
   })
   subscriptions = new SubscriptionClient({ brokerUrl: broker.url, contextUrl: CONTEXT })
   const started = await startPayload()

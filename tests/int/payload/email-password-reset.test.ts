@@ -49,6 +49,8 @@ beforeAll(async () => {
   vi.stubEnv('PUBLIC_SERVER_URL', PUBLIC_URL)
   vi.stubEnv('TRUST_PROXY', '1')
   ;({ payload, baseUrl, close: closeServer } = await startPayloadApi())
+  // The integration files share one database: the site's name the mails are signed with is set here.
+  await payload.updateGlobal({ slug: 'site-settings', data: { title: 'City Dashboard' }, overrideAccess: true })
 })
 
 afterAll(async () => {

@@ -47,6 +47,8 @@ beforeAll(async () => {
   vi.stubEnv('TRUST_PROXY', '1')
   const started = await startPayload()
   payload = started.payload
+  // The integration files share one database: the site's name the mails are signed with is set here.
+  await payload.updateGlobal({ slug: 'site-settings', data: { title: 'City Dashboard' }, overrideAccess: true })
   const server = await startHttpServer(started.config, {
     '/api/questions/ask': (await import('@/app/api/questions/ask/route')).POST,
     '/api/graphql': (await import('@/app/(payload)/api/graphql/route')).POST,

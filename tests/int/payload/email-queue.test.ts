@@ -19,6 +19,8 @@ beforeAll(async () => {
   vi.stubEnv('SMTP_URL', smtp.url)
   vi.stubEnv('EMAIL_FROM', 'City Dashboard <noreply@city.example>')
   ;({ payload } = await startPayload())
+  // The integration files share one database: the site's name the mails are signed with is set here.
+  await payload.updateGlobal({ slug: 'site-settings', data: { title: 'City Dashboard' }, overrideAccess: true })
   email = await import('@/email')
 })
 
