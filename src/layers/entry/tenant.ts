@@ -27,17 +27,21 @@ export const citySchema = tenantSchema
 // The city list changes rarely; ten seconds of memory spares a read per layer request.
 let memo: { at: number; cities: City[] } | undefined
 
-/** The site's cities, in their order (the first is the default). */
-export async function siteCities(payload?: Payload): Promise<City[]> {
-  if (memo && Date.now() - memo.at < 10_000) return memo.cities
+/** The site's cities, in their order (the first is the default). `fresh`: read them again now. */
+export async function siteCities(payload?: Payload, { fresh = false }: { fresh?: boolean } = {}): Promise<City[]> {
+  if (!fresh && memo && Date.now() - memo.at < 10_000) return memo.cities
   const settings = await readGlobal(payload ?? (await payloadClient()), 'site-settings')
   memo = { at: Date.now(), cities: settings.cities ?? [] }
   return memo.cities
 }
 
-/** The site's city named `tenant`; a 400 for a city the site does not list. */
+/**
+ * The site's city named `tenant`; a 400 for a city the site does not list. A name the remembered
+ * list lacks is looked up once more: a city an admin has just added is known at once.
+ */
 export async function knownCity(tenant: string, payload?: Payload): Promise<City> {
-  const city = (await siteCities(payload)).find((candidate) => candidate.tenant === tenant)
+  const named = (cities: City[]) => cities.find((candidate) => candidate.tenant === tenant)
+  const city = named(await siteCities(payload)) ?? named(await siteCities(payload, { fresh: true }))
   if (!city) throw new HttpError(400, `Unknown city "${tenant}"`)
   return city
 }
