@@ -1,6 +1,23 @@
 import path from 'node:path'
 
 import { withPayload } from '@payloadcms/next/withPayload'
+import createNextIntlPlugin from 'next-intl/plugin'
+
+// Kept in step with src/i18n/locales.ts (a unit test compares them): this file is read before TypeScript is.
+const LOCALES = ['es', 'pt', 'en']
+const DEFAULT_LOCALE = 'es'
+// First segments that are not citizen pages: the admin, the API, Next's and the map's files, the preview routes.
+const NOT_PAGES = ['api', 'admin', '_next', 'basemap', 'vendor', 'next']
+
+/**
+ * Citizen pages live under `src/app/(frontend)/[locale]`; a path without a locale prefix is the
+ * default locale's (`/posts` is `/es/posts`). Checked after static files and routes (afterFiles), so
+ * `/sitemap.xml` or `/favicon.svg` stay as they are, and without middleware, so pages stay static.
+ */
+export const localeRewrites = () => [
+  { source: '/', destination: `/${DEFAULT_LOCALE}` },
+  { source: `/:path((?!(?:${[...LOCALES, ...NOT_PAGES].join('|')})(?:/|$)).+)`, destination: `/${DEFAULT_LOCALE}/:path` },
+]
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -9,6 +26,8 @@ const nextConfig = {
   // Next's own cache, with revalidations shared by replicas through Redis when REDIS_URL is set.
   cacheHandler: path.join(import.meta.dirname, 'src', 'cache', 'nextCacheHandler.mjs'),
   experimental: {
+    // src/app/global-not-found.tsx answers unmatched addresses (the citizens' and the admin's root layouts are separate).
+    globalNotFound: true,
     // Payload picks the log level of an error by its class name (Forbidden, NotFound … at info):
     // minified server bundles rename classes, and every refusal would be logged as a fault with a stack.
     serverMinification: false,
@@ -24,12 +43,15 @@ const nextConfig = {
   // Bundled, so Next swaps the `import 'server-only'` markers for its empty module in every server
   // bundle: the Pages API routes otherwise require the package at run time, which throws.
   transpilePackages: ['server-only'],
+  rewrites: async () => ({ beforeFiles: [], afterFiles: localeRewrites(), fallback: [] }),
   images: { localPatterns: [{ pathname: '/api/media/file/**' }] },
   // Read from disk by the worker route; the standalone output must ship it.
   outputFileTracingIncludes: { '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'] },
 }
 
-const config = withPayload(nextConfig, { devBundleServerPackages: false })
+const withNextIntl = createNextIntlPlugin('./src/i18n/request.ts')
+
+const config = withPayload(withNextIntl(nextConfig), { devBundleServerPackages: false })
 
 // Payload asks every answer of the site for the colour-scheme client hint (Accept-CH, Critical-CH,
 // Vary) to theme its admin. Only the admin uses it: elsewhere Critical-CH makes a browser's first

@@ -9,6 +9,7 @@ import { lexicalEditor } from '@payloadcms/richtext-lexical'
 import { buildConfig } from 'payload'
 
 import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
+import { AccessibilityReports } from '@/collections/AccessibilityReports/config'
 import { AiDrafts } from '@/collections/AiDrafts/config'
 import { AlertNotices, HeldAlertNotices } from '@/collections/AlertNotices/config'
 import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'
@@ -24,12 +25,15 @@ import { draftCitizenAnswerTask } from '@/collections/Questions/jobs/draftAnswer
 import { Users } from '@/collections/Users/config'
 import { databaseAdapter } from '@/db'
 import { emailSettings, MAIL_QUEUE, queuedEmailAdapter, sendMailTask } from '@/email'
+import { startSweeps } from '@/email/sweeps'
 import { env } from '@/env'
+import { AccessibilityStatement } from '@/globals/AccessibilityStatement/config'
 import { Footer } from '@/globals/Footer/config'
 import { Header } from '@/globals/Header/config'
 import { SiteSettings } from '@/globals/SiteSettings/config'
 import { gatewayKeyWarning } from '@/ai/settings'
 import { adminI18n } from '@/i18n/admin'
+import { DEFAULT_LOCALE, LOCALE_NAMES, LOCALES } from '@/i18n/locales'
 import { addRequestIdToError, quietRefusals, REFUSAL_LOGGING_LEVELS } from '@/hooks/refusal'
 import { currentRequestId } from '@/server/requestContext'
 import { listenForFreshAlerts } from '@/server/services'
@@ -38,6 +42,8 @@ import { malformedRequestIs400 } from '@/hooks/malformedRequest'
 import { sharpWithPixelLimit } from '@/collections/Media/imageUpload'
 
 const settings = env()
+// The production server runs the jobs (and their sweeps); tests and scripts run jobs themselves.
+const runsJobs = () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME)
 const mail = emailSettings(settings)
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
 const rootDir = path.dirname(fileURLToPath(import.meta.url))
@@ -57,8 +63,16 @@ export default buildConfig({
   hooks: { afterError: [addRequestIdToError] },
   // The admin speaks English, Spanish and Portuguese (the editor's choice, else the browser's).
   i18n: adminI18n,
-  collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions, AlertSubscriptions, AlertNotices, HeldAlertNotices],
-  globals: [Header, Footer, SiteSettings],
+  // Citizens read the content in their language: fields marked `localized` are stored per locale;
+  // a field left empty in a locale shows the default locale's text (fallback). Slugs, layouts'
+  // structure, layers' data settings and numbers are shared by every locale.
+  localization: {
+    locales: LOCALES.map((code) => ({ code, label: LOCALE_NAMES[code] })),
+    defaultLocale: DEFAULT_LOCALE,
+    fallback: true,
+  },
+  collections: [Pages, Posts, Media, Categories, MapLayers, Users, AiDrafts, Questions, AccessibilityReports, AlertSubscriptions, AlertNotices, HeldAlertNotices],
+  globals: [Header, Footer, SiteSettings, AccessibilityStatement],
   admin: {
     user: Users.slug,
     // The admin would fetch avatars from gravatar.com: keep it offline-friendly.
@@ -103,6 +117,8 @@ export default buildConfig({
     )
     // Every fresh layer load (polled or pushed) hands its alerts to the notices, in every process.
     listenForFreshAlerts((alerts) => noticeFreshAlerts(payload, alerts))
+    // Where the jobs run, so do the sweeps that hand stranded jobs back and erase expired sign-ups to notices.
+    if (runsJobs() && process.env.NEXT_PHASE !== 'phase-production-build') startSweeps(payload)
   },
   // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
   upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },
@@ -125,7 +141,7 @@ export default buildConfig({
       // MAIL_QUEUE_IN_SERVER=false when a worker (`payload jobs:run --queue email`) sends the mail instead.
       ...(mail && settings.MAIL_QUEUE_IN_SERVER ? [{ cron: '*/5 * * * * *', queue: MAIL_QUEUE, limit: 50 }] : []),
     ],
-    shouldAutoRun: () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME),
+    shouldAutoRun: runsJobs,
   },
   plugins: [
     seoPlugin({

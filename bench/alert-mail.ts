@@ -4,33 +4,36 @@
  *
  * The production server runs with SMTP_URL set; the mail queue is worked by a separate jobs runner
  * at low CPU priority (`nice payload jobs:run --queue email`), as a deployment with many subscribers
- * runs it (the server's own cron also works it, 50 mails per 5 s). Rounds alternate, in turn order
- * swapped each time: the warm layer route under autocannon with no mail going out, and the same
- * while the 10,000 notices of a fresh alert go out. Prints each round, the median of the with ÷
- * without ratios (target ≥ 0.95) and the mails per second from first to last mail of each alert;
- * writes bench/results/alert-mail.json.
+ * runs it (the server's own cron also works it, 50 mails per 5 s). The runner is a session of its
+ * own, and Linux weighs sessions against each other before nice counts (autogroup), so its
+ * session's group is lowered to nice 19 as well: otherwise "nice" takes as much CPU as the server.
+ * The SMTP server, which stands in for the city's relay on another machine, runs in its own
+ * process at nice 19 too. After one uncounted warm-up run, rounds alternate, in turn order swapped
+ * each time: the warm layer route under autocannon with no mail going out, and the same while the
+ * 10,000 notices of a fresh alert go out. Prints each round (with the server's CPU time per
+ * request), the median of the with ÷ without ratios (target ≥ 0.95), the mails per second from
+ * first to last mail of each alert and the fan-out's time (alert to first mail); writes
+ * bench/results/alert-mail.json.
  *
- * Environment: BENCH_ROUNDS (3 pairs), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50),
- * BENCH_SUBSCRIBERS (10000), BENCH_BUILD=true.
+ * Environment: BENCH_ROUNDS (5 pairs), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50),
+ * BENCH_SUBSCRIBERS (10000), BENCH_MAIL_IN_SERVER=true, BENCH_BUILD=true; MAIL_SEND_RATE reaches the
+ * runner (mails per second).
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
 import { createClient } from '@libsql/client'
-import { SMTPServer } from 'smtp-server'
-
 import { freePort } from '../scripts/processes'
 
-import { BenchError, describeLoad, describeLoadAvg, expectOnly, load, median, round, sleep } from './lib'
-import { call, createLayer, seedSite, startStack, stopAll } from './stack'
+import { BenchError, cpuTimeMs, describeLoad, describeLoadAvg, expectOnly, load, median, round, sleep } from './lib'
+import { call, createLayer, seedSite, serverProcessOf, startStack, stopAll } from './stack'
 
 const integer = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
 const settings = {
-  rounds: integer('BENCH_ROUNDS', 3),
+  rounds: integer('BENCH_ROUNDS', 5),
   duration: integer('BENCH_DURATION', 10),
   connections: integer('BENCH_CONNECTIONS', 50),
   subscribers: integer('BENCH_SUBSCRIBERS', 10_000),
@@ -38,27 +41,27 @@ const settings = {
 const GZIP = { 'accept-encoding': 'gzip, deflate, br' }
 const log = (message: string) => console.error(`[alert-mail ${new Date().toISOString().slice(11, 19)}] ${message}`)
 
-/** An SMTP server that counts what it accepts and keeps nothing: the benchmark measures the sender. */
+/** The counting SMTP server (bench/countingSmtp.ts) at nice 19, as a relay on another machine would take none of this one's CPU. */
 async function startCountingSmtp() {
   const arrivals: number[] = []
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS'],
-    authOptional: true,
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined)
-      stream.on('end', () => {
-        arrivals.push(performance.now())
-        callback()
-      })
-    },
+  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', path.join(import.meta.dirname, 'countingSmtp.ts')], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
-  // A client that drops its connection (a timed-out attempt the queue retries) is no failure here.
-  server.on('error', () => undefined)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-  const { port } = server.server.address() as AddressInfo
-  return { url: `smtp://127.0.0.1:${port}`, arrivals, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new BenchError(`the SMTP stand-in exited (${code})`)))
+    child.on('message', (message: { type: string; port?: number; times?: number[] }) => {
+      if (message.type === 'listening') resolve(message.port!)
+      if (message.type === 'arrivals') arrivals.push(...message.times!)
+    })
+  })
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    arrivals,
+    close: async () => {
+      child.disconnect()
+      await new Promise((resolve) => child.once('exit', resolve))
+    },
+  }
 }
 
 /** Confirmed subscribers written straight into the database: confirming 10,000 by mail is not what is measured. */
@@ -72,6 +75,12 @@ async function insertSubscribers(databaseUri: string, layerId: string | number, 
   }))
   for (let start = 0; start < statements.length; start += 1_000) await db.batch(statements.slice(start, start + 1_000), 'write')
   db.close()
+}
+
+/** nice 19 for the whole session of `pid` (its autogroup), where the kernel groups by session. */
+function lowerSessionPriority(pid: number) {
+  const autogroup = `/proc/${pid}/autogroup`
+  if (existsSync(autogroup)) writeFileSync(autogroup, '19')
 }
 
 let runner: ReturnType<typeof spawn> | undefined
@@ -114,14 +123,21 @@ async function main() {
     stdio: 'ignore',
     detached: true,
   })
+  lowerSessionPriority(runner.pid!)
+  const server = serverProcessOf(stack)
   const measure = async (label: string) => {
+    const cpuBefore = cpuTimeMs(server.pid)
     const summary = await load({ url, connections: settings.connections, duration: settings.duration, headers: GZIP })
     expectOnly(summary, 200, label)
-    log(`${label}: ${round(summary.requestsPerSecond)} req/s (${describeLoad(summary)}; load ${describeLoadAvg()})`)
-    return summary.requestsPerSecond
+    const cpuPerRequest = (cpuTimeMs(server.pid) - cpuBefore) / summary.totalRequests
+    log(`${label}: ${round(summary.requestsPerSecond)} req/s, server CPU ${round(cpuPerRequest, 2)} ms/request (${describeLoad(summary)}; load ${describeLoadAvg()})`)
+    return { rps: summary.requestsPerSecond, cpuPerRequest }
   }
+  // Not counted: the server's code and caches warm over the first runs, which would favour whichever side came later.
+  await measure('warm-up')
 
-  const results: { round: number; without: number; with: number; mailsPerSecond: number; deliverySeconds: number }[] = []
+  type Measured = Awaited<ReturnType<typeof measure>>
+  const results: { round: number; without: Measured; with: Measured; mailsPerSecond: number; deliverySeconds: number; fanOutSeconds: number }[] = []
   let expected = 0
   try {
     for (let index = 1; index <= settings.rounds; index++) {
@@ -134,19 +150,21 @@ async function main() {
         await fetch(url) // the fresh load that raises the alert
         const began = Date.now()
         while (smtp.arrivals.length === before) {
-          if (Date.now() - began > 120_000) throw new BenchError('no notice reached the SMTP server within 2 minutes')
+          // The fan-out (a job row per subscriber) runs in the low-priority runner: minutes on a busy machine.
+          if (Date.now() - began > 10 * 60_000) throw new BenchError('no notice reached the SMTP server within 10 minutes')
           await sleep(100)
         }
-        const rps = await measure(`round ${index} while mailing (${smtp.arrivals.length - before} mails so far)`)
+        const fanOutSeconds = (smtp.arrivals[before]! - began) / 1000
+        const measured = await measure(`round ${index} while mailing (${smtp.arrivals.length - before} mails so far)`)
         while (smtp.arrivals.length < expected) {
           if (Date.now() - began > 30 * 60_000) throw new BenchError(`only ${smtp.arrivals.length - before} of ${settings.subscribers} mails in 30 minutes`)
           await sleep(250)
         }
         const seconds = (smtp.arrivals[expected - 1]! - smtp.arrivals[before]!) / 1000
-        return { rps, mailsPerSecond: settings.subscribers / seconds, deliverySeconds: seconds }
+        return { measured, mailsPerSecond: settings.subscribers / seconds, deliverySeconds: seconds, fanOutSeconds }
       }
       const quiet = () => measure(`round ${index} without mail`)
-      let without: number
+      let without: Measured
       let withMail: Awaited<ReturnType<typeof mailing>>
       if (index % 2 === 1) {
         without = await quiet()
@@ -156,8 +174,9 @@ async function main() {
         await sleep(2_000)
         without = await quiet()
       }
-      results.push({ round: index, without, with: withMail.rps, mailsPerSecond: withMail.mailsPerSecond, deliverySeconds: withMail.deliverySeconds })
-      log(`round ${index}: ${round(withMail.mailsPerSecond)} mails/s (${settings.subscribers} in ${round(withMail.deliverySeconds)} s), layer route ${round(withMail.rps / without, 3)} × without`)
+      const { measured, ...delivery } = withMail
+      results.push({ round: index, without, with: measured, ...delivery })
+      log(`round ${index}: ${round(withMail.mailsPerSecond)} mails/s (${settings.subscribers} in ${round(withMail.deliverySeconds)} s after a ${round(withMail.fanOutSeconds)}-s fan-out), layer route ${round(measured.rps / without.rps, 3)} × without`)
     }
   } finally {
     stopRunner()
@@ -166,10 +185,21 @@ async function main() {
     rmSync(workDir, { recursive: true, force: true })
   }
 
-  const ratio = median(results.map((result) => result.with / result.without))
+  const ratio = median(results.map((result) => result.with.rps / result.without.rps))
   const mailsPerSecond = median(results.map((result) => result.mailsPerSecond))
-  console.log('\nAlert notices through the mail queue (10,000 subscribers of one alert) beside the warm layer route')
-  console.table(results.map((result) => ({ ...result, ratio: round(result.with / result.without, 3), without: round(result.without), with: round(result.with), mailsPerSecond: round(result.mailsPerSecond) })))
+  console.log(`\nAlert notices through the mail queue (${settings.subscribers} subscribers of one alert) beside the warm layer route`)
+  console.table(
+    results.map((result) => ({
+      round: result.round,
+      without: round(result.without.rps),
+      with: round(result.with.rps),
+      ratio: round(result.with.rps / result.without.rps, 3),
+      'CPU ms/req without': round(result.without.cpuPerRequest, 2),
+      'CPU ms/req with': round(result.with.cpuPerRequest, 2),
+      mailsPerSecond: round(result.mailsPerSecond),
+      fanOutSeconds: round(result.fanOutSeconds),
+    })),
+  )
   console.log(`layer route with ÷ without mailing, median: ${round(ratio, 3)} (target ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'})`)
   console.log(`mails per second, median: ${round(mailsPerSecond)}`)
   mkdirSync('bench/results', { recursive: true })

@@ -11,13 +11,17 @@
  *      drawing the same points over the same basemap (the floor). The basemap is the bundled Natural
  *      Earth one on both (the app's vector tiles, which the floor fetches from the app once): the
  *      only one reachable here, and the fallback of every other;
+ *   5. languages: in each locale, a CMS page ÷ the static news page of that locale (both prerendered,
+ *      served from Next's cache: `x-nextjs-cache: HIT`); the client messages a page carries (inlined
+ *      in its HTML, gzip) and, beside them, the scripts holding next-intl's runtime (whole, gzip: an
+ *      upper bound);
  *   4. the same with 500,000 features (the demo broker restarted with that many), drawn from the
  *      server's vector tiles, ÷ a bare MapLibre page drawing the same tiles (fetched from the app
  *      once, then served from memory). Both warm: the layer loaded and its tile index built first.
  *
  * Environment: BENCH_BUILD=true rebuilds; DASH_PORT (3500), DASH_BROKER_PORT (1527), DASH_FLOOR_PORT
  * (3501), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50), DASH_MAP_RUNS (3), DASH_HUGE_ENTITIES (500000; 0
- * skips step 4). Writes
+ * skips step 4), DASH_LANGUAGE_ROUNDS (3 alternating rounds per locale in step 5). Writes
  * bench/results/dashboard.json.
  */
 import { randomBytes } from 'node:crypto'
@@ -30,6 +34,8 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
 import { chromium, type Browser } from 'playwright-core'
 
+import { LOCALES, DEFAULT_LOCALE } from '../src/i18n/locales'
+import { clientMessages, messagesOf } from '../src/i18n/messages'
 import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '../src/layers/shared/tileFeatures'
 import { offlineStyle } from '../src/map/style'
 import { buildProduction } from '../scripts/build'
@@ -47,6 +53,7 @@ const settings = {
   duration: numberSetting('BENCH_DURATION', 10),
   connections: numberSetting('BENCH_CONNECTIONS', 50),
   mapRuns: numberSetting('DASH_MAP_RUNS', 3),
+  languageRounds: numberSetting('DASH_LANGUAGE_ROUNDS', 3),
   hugeEntities: numberSetting('DASH_HUGE_ENTITIES', 500_000),
   build: process.env.BENCH_BUILD === 'true' || !existsSync(path.join('.next', 'BUILD_ID')),
 }
@@ -144,6 +151,61 @@ async function firstLoadJs(browser: Browser, url: string, waitForMap: boolean, {
   const kB = (part: typeof sizes) => part.reduce((sum, { size }) => sum + size, 0) / 1000
   const first = sizes.filter((entry) => entry.first)
   return { kB: kB(first), files: first.length, laterKB: kB(sizes.filter((entry) => !entry.first)), allKB: kB(sizes) }
+}
+
+// A string only next-intl's client runtime holds (its error codes survive minification).
+const NEXT_INTL_MARKER = 'INSUFFICIENT_PATH'
+
+/**
+ * Step 5: localized pages stay prerendered in every locale; the cost of the messages and their runtime.
+ * The server gets faster as it warms, so page and floor are measured in alternating rounds and
+ * their medians compared: measured one after the other, the later one always looked better.
+ */
+async function languageFigures(browser: Browser) {
+  for (const locale of LOCALES) {
+    const prefix = locale === DEFAULT_LOCALE ? '' : `/${locale}`
+    const [pageUrl, floorUrl] = [`${baseUrl}${prefix}/bench-table`, `${baseUrl}${prefix}/posts`]
+    for (const url of [pageUrl, floorUrl]) await fetch(url)
+    const cached = await Promise.all([pageUrl, floorUrl].map(async (url) => (await fetch(url)).headers.get('x-nextjs-cache')))
+    const gzippedKB = await Promise.all(
+      [pageUrl, floorUrl].map(async (url) => gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length / 1000),
+    )
+    const floors: number[] = []
+    const pages: number[] = []
+    for (let round = 0; round < settings.languageRounds; round++) {
+      floors.push((await throughput(floorUrl)).rps)
+      pages.push((await throughput(pageUrl)).rps)
+    }
+    const ratio = median(pages) / median(floors)
+    record({
+      name: `${locale}: CMS page ÷ static page throughput`,
+      value: round(ratio, 2),
+      unit: '×',
+      target: '≥ 0.9',
+      pass: ratio >= 0.9 && cached.every((state) => state === 'HIT'),
+      note: `${prefix}/bench-table ${Math.round(median(pages))} req/s (${round(gzippedKB[0], 1)} kB gzip) vs ${prefix}/posts ${Math.round(median(floors))} req/s (${round(gzippedKB[1], 1)} kB gzip), medians of ${settings.languageRounds} alternating rounds; Next's cache: ${cached.join(', ')}`,
+    })
+  }
+  const page = await browser.newPage({ viewport: MAP_VIEWPORT })
+  const bodies: Promise<Buffer>[] = []
+  let loaded = false
+  page.once('load', () => (loaded = true))
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script' && !loaded) bodies.push(response.body())
+  })
+  await page.goto(`${baseUrl}/pt/bench-table`, { waitUntil: 'load' })
+  await page.close()
+  const runtime = (await Promise.all(bodies)).filter((body) => body.includes(NEXT_INTL_MARKER))
+  const runtimeKB = runtime.reduce((sum, body) => sum + gzipSync(body).length, 0) / 1000
+  const messagesKB = Math.max(...(await Promise.all(LOCALES.map(async (locale) => gzipSync(JSON.stringify(clientMessages(await messagesOf(locale)))).length / 1000))))
+  record({
+    name: 'client messages a page carries, largest locale (gzip)',
+    value: round(messagesKB, 1),
+    unit: 'kB',
+    target: '≤ 15',
+    pass: messagesKB <= 15,
+    note: `inlined in the page's HTML; next-intl's runtime beside them: ${round(runtimeKB, 1)} kB of first-load JS (${runtime.length} whole scripts holding it: an upper bound), ${round(runtimeKB + messagesKB, 1)} kB together`,
+  })
 }
 
 /** Navigation start → the map has drawn its data, as the page measures it. */
@@ -309,6 +371,8 @@ async function main() {
             `; plus ${round(withPrefetch.allKB - own.allKB, 0)} kB prefetched for the pages it links to`,
         })
       }
+
+      await languageFigures(browser)
 
       // The chart page waits for the drawn chart; the table page for its rows (the table's own code is in both).
       const withChart = await firstLoadJs(browser, `${baseUrl}/bench-chart`, false, { prefetch: false, waitFor: '.block.chart canvas' })

@@ -14,6 +14,9 @@
  *
  * Environment: BENCH_POSTGRES_URI (else TEST_POSTGRES_URI; skipped without), BENCH_REDIS_URL (else
  * REDIS_URL, else redis://127.0.0.1:6379), CHROMIUM_PATH. Reuses a current production build.
+ * BENCH_LIVE_STEPS (e.g. `2,3`) runs only those steps; BENCH_LIVE_PROFILE_DIR writes the CPU
+ * profiles of each server and stream client there (`--cpu-prof`; the servers
+ * through bench/cpuProfile.mjs, as NODE_OPTIONS may not say --cpu-prof).
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -35,6 +38,8 @@ const pageSamples = Number(process.env.BENCH_LIVE_PAGE_SAMPLES || 30)
 const viewerSeconds = Number(process.env.BENCH_LIVE_VIEWER_SECONDS || 300)
 const viewers = Number(process.env.BENCH_LIVE_VIEWERS || 1_000)
 const ingestStreams = 1_000
+const steps = new Set((process.env.BENCH_LIVE_STEPS || '1,2,3,4,5').split(',').map((step) => Number(step.trim())))
+const profileDir = process.env.BENCH_LIVE_PROFILE_DIR
 const TENANT = 'santander'
 const stationId = (index: number) => `urn:ngsi-ld:AirQualityObserved:santander-${String(index).padStart(4, '0')}`
 
@@ -46,7 +51,8 @@ const rssOfTree = (pid: number) => processTree(pid).reduce((sum, proc) => sum + 
 
 /** Stream clients in a process of their own. */
 function clients() {
-  const child: ChildProcess = fork(path.join(import.meta.dirname, 'liveClients.ts'), { execArgv: ['--import', 'tsx'], stdio: 'inherit' })
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []
+  const child: ChildProcess = fork(path.join(import.meta.dirname, 'liveClients.ts'), { execArgv: ['--import', 'tsx', ...profile], stdio: 'inherit' })
   const next = <T>(type: string) => new Promise<T>((resolve) => child.on('message', function listener(message: { type: string }) {
     if (message.type !== type) return
     child.off('message', listener)
@@ -113,6 +119,7 @@ async function main() {
       LIVE_MAX_STREAMS_PER_CLIENT: String(streamCount + 100),
       LIVE_MAX_STREAMS: String(streamCount + 100),
       LIVE_CHECK_SECONDS: '30',
+      ...(profileDir && { BENCH_LIVE_PROFILE_DIR: path.resolve(profileDir), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${path.join(import.meta.dirname, 'cpuProfile.mjs')}`.trim() }),
     }
     for (let i = 0; i < 2; i++) servers.push(await startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared }))
     const [a, b] = servers as [AppServer, AppServer]
@@ -149,7 +156,7 @@ async function main() {
     }
 
     // 1. Chromium: a broker PATCH → the table row's text changed.
-    {
+    if (steps.has(1)) {
       const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' })
       const page = await browser.newPage()
       await page.goto(`${other.baseUrl}/bench-live`)
@@ -179,7 +186,7 @@ async function main() {
     }
 
     // 4. Replica A → B: the notified replica applies, the other's stream delivers.
-    {
+    if (steps.has(4)) {
       const watcher = clients()
       await watcher.open(`${other.baseUrl}${streamPath}`, 1)
       const delays: number[] = []
@@ -193,7 +200,7 @@ async function main() {
     }
 
     // 2. Many streams on one replica: memory, and one 100-entity change to all.
-    {
+    if (steps.has(2)) {
       const target = notified
       const serverPid = target.pid
       const before = rssOfTree(serverPid)
@@ -210,7 +217,7 @@ async function main() {
     }
 
     // 3. Ingest: notifications of 1,000 entities each, straight at the notify route, 1,000 streams listening.
-    {
+    if (steps.has(3)) {
       const list = (await (await fetch(`${brokerUrl}/ngsi-ld/v1/subscriptions`, { headers: { 'NGSILD-Tenant': TENANT } })).json()) as { id: string; notification: { endpoint: { uri: string } } }[]
       const subscription = list.find((item) => item.notification.endpoint.uri.startsWith(notified.baseUrl))!
       const listeners = clients()
@@ -241,11 +248,11 @@ async function main() {
       })
       await listeners.close()
       const seconds = percentile(result.delays, 1) / 1000
-      report(`notification ingest with ${ingestStreams} streams listening: ${batches * entitiesPerBatch} entity changes applied and delivered in ${round(seconds, 2)} s = ${Math.round((batches * entitiesPerBatch) / seconds)} changes/s (target ≥ 5,000/s)`)
+      report(`notification ingest with ${ingestStreams} streams listening: ${batches * entitiesPerBatch} entity changes applied and delivered in ${round(seconds, 2)} s = ${Math.round((batches * entitiesPerBatch) / seconds)} changes/s, ${result.missing} streams missed the last (target ≥ 5,000/s)`)
     }
 
     // 5. Broker requests with 1 and with many viewers of a live page (each: the layer once, then its stream).
-    {
+    if (steps.has(5)) {
       const counts: number[] = []
       for (const viewerCount of [1, viewers]) {
         const before = proxy.requests.length

@@ -7,32 +7,35 @@ import http from 'node:http'
 
 type Command = { type: 'open'; url: string; count: number } | { type: 'watch'; marker: string } | { type: 'close' }
 
-const streams: { tail: string; seenAt?: number; request: http.ClientRequest }[] = []
-let marker: string | undefined
+const streams: { tail: Buffer; seenAt?: number; request: http.ClientRequest }[] = []
+let marker: Buffer | undefined
+const READY = Buffer.from('event: ready')
 let opened = 0
 let failed = 0
 
 function open(url: string): Promise<void> {
   return new Promise((resolve) => {
-    const stream: (typeof streams)[number] = { tail: '', request: undefined as unknown as http.ClientRequest }
+    const stream: (typeof streams)[number] = { tail: Buffer.alloc(0), request: undefined as unknown as http.ClientRequest }
     stream.request = http.get(url, { agent: false, headers: { accept: 'text/event-stream' } }, (response) => {
       if (response.statusCode !== 200) {
         failed++
         response.resume()
         return resolve()
       }
-      response.setEncoding('utf8')
+      // Bytes searched, never decoded: 10,000 streams' text would cost this process (on the
+      // server's machine) more than the server spends sending it.
       let ready = false
-      response.on('data', (chunk: string) => {
-        if (!ready && chunk.includes('event: ready')) {
+      response.on('data', (chunk: Buffer) => {
+        if (!ready && chunk.includes(READY)) {
           ready = true
           opened++
           resolve()
         }
         if (marker && stream.seenAt === undefined) {
-          // A marker cut between two chunks is found in the tail of the one before.
-          if ((stream.tail + chunk).includes(marker)) stream.seenAt = Date.now()
-          stream.tail = chunk.slice(-80)
+          // A marker cut between two chunks is found across the tail of the one before.
+          const across = stream.tail.length > 0 && Buffer.concat([stream.tail, chunk.subarray(0, marker.length - 1)]).includes(marker)
+          if (across || chunk.includes(marker)) stream.seenAt = Date.now()
+          stream.tail = Buffer.from(chunk.subarray(-(marker.length - 1)))
         }
       })
       response.on('error', () => undefined)
@@ -53,10 +56,10 @@ process.on('message', async (command: Command) => {
     }
     process.send?.({ type: 'opened', opened, failed })
   } else if (command.type === 'watch') {
-    marker = command.marker
+    marker = Buffer.from(command.marker)
     for (const stream of streams) {
       stream.seenAt = undefined
-      stream.tail = ''
+      stream.tail = Buffer.alloc(0)
     }
     const deadline = Date.now() + 30_000
     const poll = setInterval(() => {

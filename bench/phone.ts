@@ -6,7 +6,7 @@
  *      round trip, 1.6 Mbps down, 750 kbps up, CPU 4× slower. Navigation → the map has drawn its
  *      data (the map frame's `aria-busy` turns false): median of PHONE_RUNS; bytes transferred
  *      until then; any URL downloaded more than once (must be none; an answer from the browser's
- *      cache is no download);
+ *      cache, or a 304 to its revalidation, is no download);
  *   2. the first visit after a fresh start ÷ a later visit: the server restarted, the visit made as
  *      soon as `/api/health` says it is ready, on a desktop with a cold browser cache, then the same
  *      visit again (a warm server, a cold browser): median ratio over PHONE_RESTARTS restarts.
@@ -93,7 +93,7 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
   }
   // Playwright's own events: they include what MapLibre's workers fetch (the basemap, tiles).
-  const finished: Promise<{ url: string; bytes: number; line: string }>[] = []
+  const finished: Promise<{ url: string; bytes: number; bodyBytes: number; line: string }>[] = []
   let navigationAt = 0
   context.on('requestfinished', (request) => {
     const url = request.url()
@@ -104,7 +104,7 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
         navigationAt ||= timing.startTime
         const bytes = responseBodySize + responseHeadersSize
         const line = `${Math.round(timing.startTime - navigationAt)}–${Math.round(timing.startTime - navigationAt + timing.responseEnd)} ms ${Math.round(bytes / 100) / 10} kB ${url.slice(baseUrl.length)}`
-        return { url, bytes, line }
+        return { url, bytes, bodyBytes: responseBodySize, line }
       }),
     )
   })
@@ -114,9 +114,10 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
   const ms = await page.evaluate(() => performance.now())
   const requests = await Promise.all(finished)
   await context.close()
-  // Downloads, not requests: MapLibre asks again for a tile it enlarges, and the browser's cache answers (0 bytes).
+  // Downloads, not requests: MapLibre asks again for a tile it enlarges, and the browser's cache
+  // answers (0 bytes); a revalidation answered 304 carries headers but no body.
   const counts = new Map<string, number>()
-  for (const { url, bytes } of requests) if (bytes > 0) counts.set(url, (counts.get(url) ?? 0) + 1)
+  for (const { url, bodyBytes } of requests) if (bodyBytes > 0) counts.set(url, (counts.get(url) ?? 0) + 1)
   const repeated = [...counts].filter(([, count]) => count > 1).map(([url, count]) => `${url.slice(baseUrl.length)} ×${count}`)
   return { ms, bytes: requests.reduce((sum, { bytes }) => sum + bytes, 0), requests: requests.length, repeated, trace: requests.map(({ line }) => line) }
 }

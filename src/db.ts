@@ -36,6 +36,10 @@ export async function databaseAdapter(uri: string): Promise<DatabaseAdapterObj> 
         // Several processes may share the file (replicas, the jobs runner, a migration): wait for
         // a writer instead of failing with SQLITE_BUSY, which answered racing sign-ups with a 500.
         busyTimeout: 10_000,
+        // Write-ahead log: readers never wait for a writer, so the jobs runner's writes (a mail
+        // queued, claimed, done) do not hold up the pages' reads. The database is then the file
+        // with its -wal and -shm beside it, on a local disk (README: DATABASE_URI).
+        wal: true,
         migrationDir: path.join(migrationsRoot, 'sqlite'),
       })
     }

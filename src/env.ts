@@ -81,6 +81,10 @@ export const envSchema = z
     LIVE_MAX_STREAMS: z.coerce.number().int().min(1).default(20_000),
     // How often one replica renews and checks the subscriptions (seconds).
     LIVE_CHECK_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+    // At each check, compare the broker's first entities of every live layer with its cached copy:
+    // data that changed with no notification puts the layer on polling. Off for a broker whose data
+    // change without writes (the demo broker outside its live mode).
+    LIVE_DATA_CHECK: booleanFlag(true),
     // How often a members-only stream checks its session (a signed-out or demoted user's stream ends).
     LIVE_SESSION_CHECK_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
     PUBLIC_MAP_TOKEN: optionalString,
@@ -125,6 +129,8 @@ export const envSchema = z
     SMTP_USER: optionalString,
     SMTP_PASSWORD: optionalString,
     EMAIL_FROM: optionalString,
+    // Mails per second one process hands to the SMTP server at most (src/email/settings.ts).
+    MAIL_SEND_RATE: optionalString.pipe(z.coerce.number<string>().int().min(1).max(1000).optional()),
     // false: this server never works the mail queue; a worker beside it does (many subscribers).
     MAIL_QUEUE_IN_SERVER: booleanFlag(true),
   })

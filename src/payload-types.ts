@@ -75,6 +75,7 @@ export interface Config {
     users: User;
     'ai-drafts': AiDraft;
     questions: Question;
+    'accessibility-reports': AccessibilityReport;
     'alert-subscriptions': AlertSubscription;
     'alert-notices': AlertNotice;
     'held-alert-notices': HeldAlertNotice;
@@ -96,6 +97,7 @@ export interface Config {
     users: UsersSelect<false> | UsersSelect<true>;
     'ai-drafts': AiDraftsSelect<false> | AiDraftsSelect<true>;
     questions: QuestionsSelect<false> | QuestionsSelect<true>;
+    'accessibility-reports': AccessibilityReportsSelect<false> | AccessibilityReportsSelect<true>;
     'alert-subscriptions': AlertSubscriptionsSelect<false> | AlertSubscriptionsSelect<true>;
     'alert-notices': AlertNoticesSelect<false> | AlertNoticesSelect<true>;
     'held-alert-notices': HeldAlertNoticesSelect<false> | HeldAlertNoticesSelect<true>;
@@ -110,18 +112,20 @@ export interface Config {
   db: {
     defaultIDType: number;
   };
-  fallbackLocale: null;
+  fallbackLocale: ('false' | 'none' | 'null') | false | null | ('es' | 'pt' | 'en') | ('es' | 'pt' | 'en')[];
   globals: {
     header: Header;
     footer: Footer;
     'site-settings': SiteSetting;
+    'accessibility-statement': AccessibilityStatement;
   };
   globalsSelect: {
     header: HeaderSelect<false> | HeaderSelect<true>;
     footer: FooterSelect<false> | FooterSelect<true>;
     'site-settings': SiteSettingsSelect<false> | SiteSettingsSelect<true>;
+    'accessibility-statement': AccessibilityStatementSelect<false> | AccessibilityStatementSelect<true>;
   };
-  locale: null;
+  locale: 'es' | 'pt' | 'en';
   widgets: {
     collections: CollectionsWidget;
   };
@@ -223,6 +227,9 @@ export interface MapViewBlock {
   zoom?: number | null;
   height?: ('small' | 'medium' | 'large') | null;
   legend?: boolean | null;
+  /**
+   * The button is now offered under every map: its table is how keyboard and screen-reader users reach the places.
+   */
   showTable?: boolean | null;
   id?: string | null;
   blockName?: string | null;
@@ -253,6 +260,50 @@ export interface MapLayer {
    * Shown in the map popup, in this order; each one of the attributes above.
    */
   popupAttributes?: string[] | null;
+  /**
+   * What citizens read for an attribute on maps, tables, cards, charts, alerts and downloads: its name, unit and how its values are written. Attributes without a row show their name made readable (airQualityLevel → “Air quality level”) and their values as numbers.
+   */
+  attributeDisplay?:
+    | {
+        /**
+         * One of the layer’s attributes; one row each.
+         */
+        attribute: string;
+        /**
+         * What citizens read instead of the attribute’s name, e.g. “NO₂” or “Air quality”.
+         */
+        label?: string | null;
+        /**
+         * Written after the numbers, e.g. µg/m³. Empty: the unit the broker gives (its unitCode).
+         */
+        unit?: string | null;
+        /**
+         * Number: in the reader’s language (decimal comma in Spanish). Percentage: 0.08 is shown as 8 %. Text: shown as it is, or by the labels below.
+         */
+        format: 'number' | 'percent' | 'integer' | 'text';
+        /**
+         * Digits after the decimal separator (0–6). Empty: fewer as numbers grow (12.34, 123.4, 1234).
+         */
+        decimals?: number | null;
+        /**
+         * For attributes with a few possible values (good, moderate, unhealthy…): what citizens read for each.
+         */
+        valueLabels?:
+          | {
+              /**
+               * The value as the broker sends it, e.g. unhealthyForSensitiveGroups.
+               */
+              value: string;
+              /**
+               * What citizens read, e.g. “Unhealthy for sensitive groups”. Empty (e.g. not yet translated): the value made readable.
+               */
+              label?: string | null;
+              id?: string | null;
+            }[]
+          | null;
+        id?: string | null;
+      }[]
+    | null;
   source?: {
     /**
      * Fixes the layer to one city of Site settings → Cities. Empty: the city the page shows.
@@ -306,6 +357,10 @@ export interface MapLayer {
    * Read at most this many entities; beyond, the map says the layer is truncated.
    */
   maxFeatures: number;
+  /**
+   * Sent to the broker as the subscription’s throttling: a layer whose entities change many times a second pushes at most one change per N seconds to citizens’ maps. Empty or 0: the broker’s default (every change). Saving a new value replaces the layer’s subscriptions.
+   */
+  liveThrottleSeconds?: number | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -568,6 +623,7 @@ export interface User {
    */
   role?: ('admin' | 'editor' | 'viewer') | null;
   firstAdminClaim?: string | null;
+  verificationExpiresAt?: string | null;
   updatedAt: string;
   createdAt: string;
   email: string;
@@ -576,6 +632,8 @@ export interface User {
   salt?: string | null;
   hash?: string | null;
   resetPasswordRequestedAt?: string | null;
+  _verified?: boolean | null;
+  _verificationToken?: string | null;
   sessions?:
     | {
         id: string;
@@ -672,7 +730,8 @@ export interface AiDraft {
     | 'documentation'
     | 'sample-data'
     | 'search-keywords'
-    | 'citizen-answer';
+    | 'citizen-answer'
+    | 'translate';
   /**
    * Editable while pending review; fixed once approved.
    */
@@ -700,6 +759,7 @@ export interface AiDraft {
     collection?: ('posts' | 'pages' | 'map-layers' | 'questions') | null;
     docId?: string | null;
     field?: string | null;
+    locale?: ('es' | 'pt' | 'en') | null;
   };
   /**
    * The model that wrote this draft.
@@ -756,6 +816,35 @@ export interface Question {
    * The approved AI draft the answer came from.
    */
   answerDraft?: (number | null) | AiDraft;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * Problems citizens reported with the form on /accessibility. Answer those who left an address, and update the accessibility statement when a problem stays.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "accessibility-reports".
+ */
+export interface AccessibilityReport {
+  id: number;
+  description: string;
+  /**
+   * A path of this site, as the citizen gave it.
+   */
+  pageUrl?: string | null;
+  /**
+   * Left by the citizen for an answer; use it for nothing else.
+   */
+  email?: string | null;
+  /**
+   * The language the citizen wrote from.
+   */
+  locale?: string | null;
+  status: 'new' | 'in-progress' | 'resolved';
+  /**
+   * For staff only.
+   */
+  staffNotes?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -1021,6 +1110,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'questions';
         value: number | Question;
+      } | null)
+    | ({
+        relationTo: 'accessibility-reports';
+        value: number | AccessibilityReport;
       } | null)
     | ({
         relationTo: 'alert-subscriptions';
@@ -1369,6 +1462,23 @@ export interface MapLayersSelect<T extends boolean = true> {
   attributes?: T;
   textAttributes?: T;
   popupAttributes?: T;
+  attributeDisplay?:
+    | T
+    | {
+        attribute?: T;
+        label?: T;
+        unit?: T;
+        format?: T;
+        decimals?: T;
+        valueLabels?:
+          | T
+          | {
+              value?: T;
+              label?: T;
+              id?: T;
+            };
+        id?: T;
+      };
   source?:
     | T
     | {
@@ -1405,6 +1515,7 @@ export interface MapLayersSelect<T extends boolean = true> {
       };
   refreshSeconds?: T;
   maxFeatures?: T;
+  liveThrottleSeconds?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -1417,6 +1528,7 @@ export interface UsersSelect<T extends boolean = true> {
   name?: T;
   role?: T;
   firstAdminClaim?: T;
+  verificationExpiresAt?: T;
   updatedAt?: T;
   createdAt?: T;
   email?: T;
@@ -1425,6 +1537,8 @@ export interface UsersSelect<T extends boolean = true> {
   salt?: T;
   hash?: T;
   resetPasswordRequestedAt?: T;
+  _verified?: T;
+  _verificationToken?: T;
   sessions?:
     | T
     | {
@@ -1450,6 +1564,7 @@ export interface AiDraftsSelect<T extends boolean = true> {
         collection?: T;
         docId?: T;
         field?: T;
+        locale?: T;
       };
   model?: T;
   failedModels?:
@@ -1476,6 +1591,20 @@ export interface QuestionsSelect<T extends boolean = true> {
   answeredAt?: T;
   notifyEmail?: T;
   answerDraft?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "accessibility-reports_select".
+ */
+export interface AccessibilityReportsSelect<T extends boolean = true> {
+  description?: T;
+  pageUrl?: T;
+  email?: T;
+  locale?: T;
+  status?: T;
+  staffNotes?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -1715,7 +1844,6 @@ export interface SiteSetting {
   metadata?: {
     ogImage?: (number | null) | Media;
     keywords?: string | null;
-    locale?: string | null;
   };
   /**
    * The cities this site shows; each is a tenant of the context broker. The first is the default.
@@ -1724,6 +1852,14 @@ export interface SiteSetting {
     | {
         name: string;
         tenant: string;
+        /**
+         * The city's language: its dashboards' language when the reader has not chosen one.
+         */
+        locale: 'es' | 'pt' | 'en';
+        /**
+         * IANA time zone the city’s times are shown in, e.g. Europe/Madrid or Europe/Lisbon.
+         */
+        timeZone: string;
         latitude: number;
         longitude: number;
         zoom: number;
@@ -1755,6 +1891,7 @@ export interface SiteSetting {
     'sample-data'?: boolean | null;
     'search-keywords'?: boolean | null;
     'citizen-answer'?: boolean | null;
+    translate?: boolean | null;
     /**
      * Drafts the AI helper may generate per day (UTC) for the whole site, all accounts and the question-answer job together; past it staff write by hand until midnight UTC. 0 stops generation.
      */
@@ -1773,6 +1910,56 @@ export interface SiteSetting {
      */
     periodMinutes?: number | null;
   };
+  updatedAt?: string | null;
+  createdAt?: string | null;
+}
+/**
+ * Published at /accessibility (EU Directive 2016/2102, model statement of Implementing Decision 2018/1523). Review it at least once a year.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "accessibility-statement".
+ */
+export interface AccessibilityStatement {
+  id: number;
+  /**
+   * The public body the statement is made by, e.g. "City of Santander".
+   */
+  organisation?: string | null;
+  /**
+   * The site it covers; empty: the site title.
+   */
+  siteName?: string | null;
+  conformance: 'fully' | 'partially' | 'not';
+  nonAccessibleContent?:
+    | {
+        title: string;
+        /**
+         * What is not accessible, and the accessible alternative if there is one.
+         */
+        description?: string | null;
+        reason: 'non-compliance' | 'disproportionate-burden' | 'outside-scope';
+        id?: string | null;
+      }[]
+    | null;
+  preparedAt?: string | null;
+  reviewedAt?: string | null;
+  method: 'self-assessment' | 'third-party';
+  /**
+   * Where citizens report problems or ask for content in an accessible format (the form on /accessibility is always offered as well).
+   */
+  feedback?: {
+    email?: string | null;
+    phone?: string | null;
+    /**
+     * E.g. the time to answer, a postal address.
+     */
+    text?: string | null;
+  };
+  /**
+   * The enforcement procedure: the national body citizens may turn to if the answer is unsatisfactory, with its contact.
+   */
+  enforcement?: string | null;
+  freeText?: string | null;
   updatedAt?: string | null;
   createdAt?: string | null;
 }
@@ -1851,13 +2038,14 @@ export interface SiteSettingsSelect<T extends boolean = true> {
     | {
         ogImage?: T;
         keywords?: T;
-        locale?: T;
       };
   cities?:
     | T
     | {
         name?: T;
         tenant?: T;
+        locale?: T;
+        timeZone?: T;
         latitude?: T;
         longitude?: T;
         zoom?: T;
@@ -1880,6 +2068,7 @@ export interface SiteSettingsSelect<T extends boolean = true> {
         'sample-data'?: T;
         'search-keywords'?: T;
         'citizen-answer'?: T;
+        translate?: T;
         dailyBudget?: T;
         fallbackModels?: T;
       };
@@ -1888,6 +2077,38 @@ export interface SiteSettingsSelect<T extends boolean = true> {
     | {
         periodMinutes?: T;
       };
+  updatedAt?: T;
+  createdAt?: T;
+  globalType?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "accessibility-statement_select".
+ */
+export interface AccessibilityStatementSelect<T extends boolean = true> {
+  organisation?: T;
+  siteName?: T;
+  conformance?: T;
+  nonAccessibleContent?:
+    | T
+    | {
+        title?: T;
+        description?: T;
+        reason?: T;
+        id?: T;
+      };
+  preparedAt?: T;
+  reviewedAt?: T;
+  method?: T;
+  feedback?:
+    | T
+    | {
+        email?: T;
+        phone?: T;
+        text?: T;
+      };
+  enforcement?: T;
+  freeText?: T;
   updatedAt?: T;
   createdAt?: T;
   globalType?: T;

@@ -21,7 +21,8 @@ const USAGE = `Usage: tsx demo/broker/cli.ts [options]
   --live-ms <n>         live mode: every n ms one entity per type and city gets new readings (default 0 = off)
   --help                show this help
 Faults can be switched at run time: POST /__demo/fault {"fault": "slow" | null, "delayMs": 500};
-notifications made to fail as if the dashboard were unreachable: POST /__demo/notifications {"reachable": false}
+notifications made to fail as if the dashboard were unreachable: POST /__demo/notifications {"reachable": false},
+or never sent with no failure reported: POST /__demo/notifications {"silent": true}
 Writes: PATCH|POST /ngsi-ld/v1/entities/{id}/attrs, POST /ngsi-ld/v1/entityOperations/upsert, DELETE /ngsi-ld/v1/entities/{id};
 subscriptions: /ngsi-ld/v1/subscriptions (HTTP notifications in the flavor's format).`
 

@@ -56,12 +56,14 @@ export interface Tenant {
   byType: Map<EntityTypeName, StaticEntity[]>
 }
 
-export type AttributeKind = 'Property' | 'GeoProperty' | 'Relationship'
+export type AttributeKind = 'Property' | 'GeoProperty' | 'Relationship' | 'LanguageProperty'
 
 export interface NormalizedAttribute {
   type: AttributeKind
   value?: unknown
   object?: string | string[]
+  /** A LanguageProperty's text per language (BCP 47 tag → text). */
+  languageMap?: Record<string, string>
   unitCode?: string
   observedAt?: string
 }
@@ -239,7 +241,8 @@ function reading(name: string, unitCode?: string): AttributeSpec {
 }
 
 const commonAttributes = (label: (city: City) => string): AttributeSpec[] => [
-  { name: 'name', kind: 'Property', value: (entity) => entity.nameOverride ?? `${label(entity.city)} ${entity.street.street}` },
+  // The street and house number: each place of a type has its own name in its city (generateTenants keeps them apart).
+  { name: 'name', kind: 'Property', value: (entity) => entity.nameOverride ?? `${label(entity.city)} ${entity.street.street}, ${entity.houseNumber}` },
   {
     name: 'address',
     kind: 'Property',
@@ -303,7 +306,8 @@ export const typeModels: Record<EntityTypeName, TypeModel> = {
     reading('airQualityIndex'),
     reading('airQualityLevel'),
     { name: 'reliability', kind: 'Property', value: (entity) => round(0.7 + hash01(entity.seed, 40) * 0.25, 2) },
-    { name: 'typeOfLocation', kind: 'Property', value: () => 'outdoor' },
+    // Held in several languages, as NGSI-LD LanguageProperty: readers see their own.
+    { name: 'typeOfLocation', kind: 'LanguageProperty', value: () => ({ en: 'outdoor', es: 'exterior', pt: 'exterior' }) },
     { name: 'areaServed', kind: 'Property', value: (entity) => entity.street.district },
     ...provenance,
     refDevice,
@@ -388,6 +392,7 @@ export class EntityView {
     const written = this.entity.written?.get(spec.name)
     if (written) return written
     if (spec.kind === 'Relationship') return { type: 'Relationship', object: spec.value(this.entity, {}, this.atMs) as string }
+    if (spec.kind === 'LanguageProperty') return { type: 'LanguageProperty', languageMap: spec.value(this.entity, {}, this.atMs) as Record<string, string> }
     const readings = spec.changes === 'reading' ? this.readings : {}
     const attribute: NormalizedAttribute = { type: spec.kind, value: spec.value(this.entity, readings, this.atMs) }
     if (spec.unitCode) attribute.unitCode = spec.unitCode
@@ -438,6 +443,16 @@ function buildTenant(city: City, cityIndex: number, seed: number, counts: Record
   const byType = new Map<EntityTypeName, StaticEntity[]>()
   entityTypeNames.forEach((type, typeIndex) => {
     const ofType: StaticEntity[] = []
+    // Street and house number name a place: two of a type never share them (a taken number moves
+    // past the street's highest, so even 500,000 places stay quick to name).
+    const addresses = new Set<string>()
+    const highest = new Map<string, number>()
+    const freeHouseNumber = (street: string, wanted: number) => {
+      const number = addresses.has(`${street}|${wanted}`) ? (highest.get(street) ?? 0) + 1 : wanted
+      addresses.add(`${street}|${number}`)
+      highest.set(street, Math.max(highest.get(street) ?? 0, number))
+      return number
+    }
     for (let ordinal = 1; ordinal <= counts[type]; ordinal++) {
       // A generator per entity: entity N is the same whatever the counts are.
       const entitySeed = hashInts(seed, cityIndex, typeIndex, ordinal)
@@ -453,12 +468,14 @@ function buildTenant(city: City, cityIndex: number, seed: number, counts: Record
         city,
         position: [round(position[0], 6), round(position[1], 6)],
         street: nearestStreet(city.streets, position),
-        houseNumber: random.integer(1, 120),
+        houseNumber: 0,
         deviceId: entityId('Device', ((ordinal - 1) % counts.Device) + 1),
         alert,
         phaseMs: Math.floor(hash01(entitySeed, 44) * (OBSERVATION_CADENCE_MS / 1000)) * 1000,
         nameOverride: hostileNames && ordinal === 3 ? HOSTILE_NAME : undefined,
       }
+      // Drawn in the same order as before, so every other random value of the entity stays as it was.
+      entity.houseNumber = freeHouseNumber(entity.street.street, random.integer(1, 120))
       ofType.push(entity)
       entities.push(entity)
     }

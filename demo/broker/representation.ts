@@ -80,6 +80,8 @@ export function renderEntityList(views: EntityView[], representation: Representa
 export function formatAttribute(attribute: NormalizedAttribute, form: AttributeForm): unknown {
   if (form === 'normalized') return attribute
   const { type, value, object, ...subAttributes } = attribute
+  // Simplified and concise forms keep a LanguageProperty's languages as `{languageMap}` (NGSI-LD 1.6 §4.5.18).
+  if (type === 'LanguageProperty') return form === 'keyValues' ? { languageMap: attribute.languageMap } : subAttributes
   if (form === 'keyValues') return type === 'Relationship' ? object : value
   if (type === 'Relationship') return { object, ...subAttributes }
   // Concise drops `type`; a bare value is only unambiguous when it is not an object,

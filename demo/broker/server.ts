@@ -256,12 +256,20 @@ async function controlFault(
   return json(200, current())
 }
 
-const notificationControlBody = z.object({ reachable: z.boolean() }).strict()
+const notificationControlBody = z
+  .object({ reachable: z.boolean().optional(), silent: z.boolean().optional() })
+  .strict()
+  .refine((body) => body.reachable !== undefined || body.silent !== undefined)
 
-/** GET or POST {"reachable": false} at /__demo/notifications: notifications fail as if the dashboard could not be reached. */
+/**
+ * GET or POST at /__demo/notifications: {"reachable": false} makes notifications fail as if the
+ * dashboard could not be reached (the subscription reports the failures); {"silent": true} sends
+ * none at all and reports nothing (only the data tells).
+ */
 async function controlNotifications(request: IncomingMessage, hub: SubscriptionHub): Promise<Reply> {
   const json = (status: number, body: unknown): Reply => ({ status, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } })
-  if (request.method === 'GET') return json(200, { reachable: hub.reachable })
+  const state = () => json(200, { reachable: hub.reachable, silent: hub.silent })
+  if (request.method === 'GET') return state()
   if (request.method !== 'POST') return json(405, { type: errorTypes.badRequestData, title: 'Method Not Allowed', detail: 'Use GET or POST' })
   let parsed
   try {
@@ -269,9 +277,10 @@ async function controlNotifications(request: IncomingMessage, hub: SubscriptionH
   } catch {
     parsed = undefined
   }
-  if (!parsed?.success) return json(400, { type: errorTypes.badRequestData, title: 'Bad Request Data', detail: 'Expected {"reachable": true | false}' })
-  hub.reachable = parsed.data.reachable
-  return json(200, { reachable: hub.reachable })
+  if (!parsed?.success) return json(400, { type: errorTypes.badRequestData, title: 'Bad Request Data', detail: 'Expected {"reachable"?: true | false, "silent"?: true | false}' })
+  hub.reachable = parsed.data.reachable ?? hub.reachable
+  hub.silent = parsed.data.silent ?? hub.silent
+  return state()
 }
 
 async function readBody(request: IncomingMessage, maxBytes = MAX_CONTROL_BODY_BYTES): Promise<string> {

@@ -70,6 +70,8 @@ export class SubscriptionHub {
   private readonly controller = new AbortController()
   /** false: notifications fail as if the endpoint were unreachable (a network between broker and dashboard that is down). */
   reachable = true
+  /** true: changes trigger no notification at all and the status shows no failure (a notifier that silently stopped). */
+  silent = false
 
   constructor(
     private readonly flavor: FlavorProfile,
@@ -268,6 +270,7 @@ export class SubscriptionHub {
 
   /** Called after every write: sends the notifications the changes trigger. */
   notify(tenant: Tenant, changes: EntityChange[], requestHeaders: IncomingHttpHeaders): void {
+    if (this.silent) return
     const nowMs = this.now().getTime()
     for (const subscription of this.subscriptions.values()) {
       if (subscription.tenant !== tenant || !subscription.body.isActive || this.expired(subscription)) continue

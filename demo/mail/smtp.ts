@@ -25,6 +25,8 @@ export type SmtpCatcher = {
   /** smtp://127.0.0.1:port, for SMTP_URL. */
   url: string
   mails: ReceivedMail[]
+  /** SMTP connections opened so far, and those open now. */
+  connections: { opened: number; open: number }
   /** The first mail (already received or still to come) matching `predicate`; rejects after `timeoutMs`. */
   waitForMail: (predicate?: (mail: ReceivedMail) => boolean, timeoutMs?: number) => Promise<ReceivedMail>
   /** Refuse (`'reject'`, a 451 answer) or stall (`'hang'`) the next mails instead of accepting them; `'accept'` again. */
@@ -41,6 +43,7 @@ export async function startSmtpCatcher({ port = 0, keep = Infinity }: { port?: n
   let received = 0
   const waiters = new Set<{ predicate: (mail: ReceivedMail) => boolean; resolve: (mail: ReceivedMail) => void }>()
   let mode: 'accept' | 'reject' | 'hang' = 'accept'
+  const connections = { opened: 0, open: 0 }
 
   const server = new SMTPServer({
     secure: false,
@@ -49,6 +52,16 @@ export async function startSmtpCatcher({ port = 0, keep = Infinity }: { port?: n
     // Any user and password: tests may also check that the client authenticates.
     onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
     logger: false,
+    // A client's pooled connections stay open while idle: closing waits this long for them, not smtp-server's 30 s.
+    closeTimeout: 500,
+    onConnect(_session, callback) {
+      connections.opened++
+      connections.open++
+      callback()
+    },
+    onClose() {
+      connections.open--
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -93,6 +106,7 @@ export async function startSmtpCatcher({ port = 0, keep = Infinity }: { port?: n
     port: actualPort,
     url: `smtp://127.0.0.1:${actualPort}`,
     mails,
+    connections,
     waitForMail(predicate = () => true, timeoutMs = 20_000) {
       const found = mails.find(predicate)
       if (found) return Promise.resolve(found)

@@ -6,7 +6,8 @@ import { type RecordedRequest, startStandIn } from './requests'
  * Every request is recorded. `mode` switches the behaviour at any time:
  *
  * - ok            documented behaviour over a tiny gazetteer (Berlin, Hamburg, two Parises, and places in
- *                 the demo cities Santander and Porto, plus any `places` given); no match → []
+ *                 the demo cities Santander and Porto, plus any `places` given); no match → [];
+ *                 `bounds=west,south,east,north` keeps the places inside that box (as OpenCage restricts to it)
  * - invalid-key   401 whatever the key
  * - quota         402 (quota exceeded)
  * - rate-limit    429 (with `Retry-After: retryAfter` when set)
@@ -156,7 +157,10 @@ export async function startFakeGeocoding(
       const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 10) || 10)
       // Accents and case aside, as OpenCage: a query naming the place, or a part of its address ("calle").
       const wanted = fold(q)
-      const results = gazetteer.filter((place) => wanted.includes(place.match) || fold(place.formatted).includes(wanted))
+      const bounds = url.searchParams.get('bounds')?.split(',').map(Number)
+      const inBounds = (place: Place) =>
+        !bounds || bounds.length !== 4 || (place.lng >= bounds[0] && place.lat >= bounds[1] && place.lng <= bounds[2] && place.lat <= bounds[3])
+      const results = gazetteer.filter((place) => (wanted.includes(place.match) || fold(place.formatted).includes(wanted)) && inBounds(place))
         .slice(0, limit)
         .map(({ match: _match, ...place }) => openCageResult(place))
       return json(200, envelope(200, 'OK', results))

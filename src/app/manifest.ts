@@ -1,5 +1,6 @@
 import type { MetadataRoute } from 'next'
 
+import { DEFAULT_LOCALE } from '@/i18n/locales'
 import { siteTitle } from '@/site/globals'
 import { cachedGlobal } from '@/site/queries'
 
@@ -14,7 +15,9 @@ export default async function manifest(): Promise<MetadataRoute.Manifest> {
     name,
     short_name: name.length > 12 ? name.slice(0, 12).trim() : name,
     description: settings?.description ?? undefined,
-    lang: settings?.metadata?.locale ?? 'en',
+    // One manifest for every language: the home page it starts at (unprefixed) is in the default
+    // locale, whatever Site settings → metadata → locale says (its default is 'en').
+    lang: DEFAULT_LOCALE,
     start_url: '/',
     display: 'standalone',
     background_color: '#ffffff',

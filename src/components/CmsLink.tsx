@@ -1,8 +1,8 @@
-import Link from 'next/link'
-
 import { validateSafeUrl } from '@/fields/link'
 import type { Page, Post } from '@/payload-types'
 import { documentPath } from '@/site/paths'
+
+import { SiteLink } from './SiteLink'
 
 export type CmsLinkData = {
   type?: 'reference' | 'custom' | null
@@ -23,9 +23,16 @@ export function CmsLink({ link, className }: { link: CmsLinkData; className?: st
   const href = linkHref(link)
   if (!href) return null
   const newTab = link.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {}
+  // A page or post of this site keeps the reader's language and city; other addresses are left as they are.
+  if (link.type !== 'custom' || href.startsWith('/'))
+    return (
+      <SiteLink href={href} className={className} {...newTab}>
+        {link.label}
+      </SiteLink>
+    )
   return (
-    <Link href={href} className={className} {...newTab}>
+    <a href={href} className={className} {...newTab}>
       {link.label}
-    </Link>
+    </a>
   )
 }

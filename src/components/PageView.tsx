@@ -1,4 +1,5 @@
 import { notFound } from 'next/navigation'
+import { getTranslations } from 'next-intl/server'
 
 import { RenderBlocks } from '@/blocks/RenderBlocks'
 import { CitySwitcher } from '@/components/dashboard/CitySwitcher'
@@ -6,22 +7,24 @@ import { DashboardProvider } from '@/components/dashboard/DashboardProvider'
 import { loadDashboard } from '@/layers/entry/dashboard'
 import { findPage } from '@/site/queries'
 import { HOME_SLUG } from '@/site/paths'
+import type { Locale } from '@/i18n/locales'
 
-export async function PageView({ slug, draft }: { slug: string; draft: boolean }) {
-  const page = await findPage(slug, draft)
+export async function PageView({ slug, draft, locale }: { slug: string; draft: boolean; locale: Locale }) {
+  const page = await findPage(slug, draft, locale)
   if (!page) {
     // The home page may not exist yet (fresh install): say so instead of a bare 404.
     if (slug === HOME_SLUG) {
+      const t = await getTranslations({ locale, namespace: 'site' })
       return (
         <article className="page">
-          <h1>Welcome</h1>
-          <p>This dashboard has no published home page yet. Editors can create one in the admin.</p>
+          <h1>{t('welcomeTitle')}</h1>
+          <p>{t('welcomeText')}</p>
         </article>
       )
     }
     notFound()
   }
-  const dashboard = await loadDashboard(page, { draft })
+  const dashboard = await loadDashboard(page, { draft, locale })
   const body = (
     <article className="page" data-tenant={page.tenant ?? undefined}>
       <div className="page-heading">

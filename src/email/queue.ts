@@ -1,4 +1,5 @@
 import { nodemailerAdapter } from '@payloadcms/email-nodemailer'
+import nodemailer, { type Transporter } from 'nodemailer'
 import type { EmailAdapter, Payload, PayloadRequest, SendEmailOptions, TaskConfig } from 'payload'
 
 import { readGlobal, siteTitle } from '@/site/globals'
@@ -19,21 +20,46 @@ export const SEND_MAIL_TASK = 'sendMail'
 type SendMailIO = { input: { mail: SendEmailOptions }; output: { messageId?: string } }
 
 // SMTP waits are bounded: a stalled server fails the attempt (and the queue retries) instead of
-// holding the jobs runner for nodemailer's default minutes.
+// holding the jobs runner for nodemailer's default minutes. A pooled connection left idle this
+// long is closed too.
 const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 }
+/** Connections to the SMTP server one process keeps open at most. */
+const SMTP_POOL_CONNECTIONS = 5
 
-let smtpAdapter: Promise<ReturnType<EmailAdapter>> | undefined
+let pool: { transport: Transporter; adapter: Promise<ReturnType<EmailAdapter>> } | undefined
 
-/** Payload's nodemailer adapter on the configured SMTP server, created on the first mail sent. */
+/**
+ * Payload's nodemailer adapter on a pooled transport, created on the first mail sent: the mails of
+ * a burst share a few SMTP connections instead of one handshake each, and leave at
+ * `settings.sendRate` a second at most (nodemailer's pool paces them), so a run of the queue is
+ * background work beside the pages, however many jobs it claimed.
+ */
 function smtp(settings: EmailSettings, payload: Payload) {
-  smtpAdapter ??= nodemailerAdapter({
-    defaultFromAddress: settings.from.address,
-    defaultFromName: settings.from.name ?? '',
-    transportOptions: { ...settings.transport, ...SMTP_TIMEOUTS },
-    // Not at start-up: an unreachable server must not delay or fail the boot; the queue retries.
-    skipVerify: true,
-  }).then((adapter) => adapter({ payload }))
-  return smtpAdapter
+  if (!pool) {
+    const transport = nodemailer.createTransport({
+      ...settings.transport,
+      ...SMTP_TIMEOUTS,
+      pool: true,
+      maxConnections: SMTP_POOL_CONNECTIONS,
+      rateDelta: 1_000,
+      rateLimit: settings.sendRate,
+    })
+    const adapter = nodemailerAdapter({
+      defaultFromAddress: settings.from.address,
+      defaultFromName: settings.from.name ?? '',
+      transport,
+      // Not at start-up: an unreachable server must not delay or fail the boot; the queue retries.
+      skipVerify: true,
+    }).then((create) => create({ payload }))
+    pool = { transport, adapter }
+  }
+  return pool.adapter
+}
+
+/** Closes this process's SMTP connections (shutdown, tests); the next mail opens new ones. */
+export function closeMailTransport() {
+  pool?.transport.close()
+  pool = undefined
 }
 
 /** The task that hands one queued mail to the SMTP server; a refusal or timeout throws, so the queue retries it. */
@@ -74,17 +100,19 @@ export function queuedEmailAdapter(settings: EmailSettings): EmailAdapter {
 type QueuedContent = Omit<MailContent, 'siteName'>
 
 /**
- * Composes a mail signed with the site's name (Site settings → Title) and queues it, in `req`'s
- * transaction when given. A header value that could inject headers is logged and nothing is
- * queued (false): the request that caused the mail still gets its answer.
+ * Composes a mail signed with the site's name (Site settings → Title, read unless the caller
+ * passes it, as a fan-out of many mails does) and queues it, in `req`'s transaction when given. A
+ * header value that could inject headers is logged and nothing is queued (false): the request
+ * that caused the mail still gets its answer.
  */
 export async function queueMail(
   payload: Payload,
   settings: EmailSettings,
   content: QueuedContent | ((siteName: string) => QueuedContent),
   req?: PayloadRequest,
+  knownSiteName?: string,
 ): Promise<boolean> {
-  const siteName = siteTitle(await readGlobal(payload, 'site-settings', { req }))
+  const siteName = knownSiteName ?? siteTitle(await readGlobal(payload, 'site-settings', { req }))
   let mail
   try {
     mail = composeMail({ ...(typeof content === 'function' ? content(siteName) : content), siteName }, settings.from)

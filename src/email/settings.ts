@@ -12,6 +12,7 @@ export type SmtpSource = {
   SMTP_USER?: string
   SMTP_PASSWORD?: string
   EMAIL_FROM?: string
+  MAIL_SEND_RATE?: number
 }
 
 export type MailSender = { name?: string; address: string }
@@ -24,7 +25,19 @@ export type SmtpTransportOptions = {
   auth?: { user: string; pass: string }
 }
 
-export type EmailSettings = { transport: SmtpTransportOptions; from: MailSender }
+export type EmailSettings = {
+  transport: SmtpTransportOptions
+  from: MailSender
+  /** Mails per second this process sends at most (MAIL_SEND_RATE). */
+  sendRate: number
+}
+
+/**
+ * Tens of mails a second: 10,000 alert notices go out in minutes, while the pooled SMTP
+ * connections, the queue's database writes and the sending process's CPU stay a small share
+ * beside the citizens' pages (docs/performance.md, alert notices).
+ */
+export const DEFAULT_MAIL_SEND_RATE = 30
 
 const emailAddress = z.email()
 
@@ -93,5 +106,5 @@ export function emailSettings(source: SmtpSource): EmailSettings | undefined {
   if (!transport || !source.EMAIL_FROM) return undefined
   const from = parseSender(source.EMAIL_FROM)
   if (typeof from === 'string') return undefined
-  return { transport, from }
+  return { transport, from, sendRate: source.MAIL_SEND_RATE ?? DEFAULT_MAIL_SEND_RATE }
 }

@@ -45,7 +45,7 @@ export const linkGroup = (name = 'link', { required = true }: { required?: boole
       validate: validateSafeUrl,
       admin: { condition: (_, sibling) => sibling?.type === 'custom' },
     },
-    { name: 'label', type: 'text', required, maxLength: 80 },
+    { name: 'label', type: 'text', required, localized: true, maxLength: 80 },
   ],
 })
 

@@ -13,9 +13,11 @@ export const seoTab: Tab = {
   label: 'SEO',
   fields: [
     OverviewField({ titlePath: 'meta.title', descriptionPath: 'meta.description', imagePath: 'meta.image' }),
-    MetaTitleField({ hasGenerateFn: true }),
-    MetaImageField({ relationTo: 'media' }),
-    MetaDescriptionField({}),
+    // Title and description are read per locale; the image is shared.
+    { ...MetaTitleField({ hasGenerateFn: true }), localized: true },
+    // The plugin marks its fields localized; the image stays one for every locale.
+    { ...MetaImageField({ relationTo: 'media' }), localized: false },
+    { ...MetaDescriptionField({}), localized: true },
     PreviewField({ hasGenerateFn: true, titlePath: 'meta.title', descriptionPath: 'meta.description' }),
   ],
 }

@@ -117,20 +117,37 @@ export function entityGeometry(entity: NormalizedEntity): Geometry | undefined {
   return undefined
 }
 
+/**
+ * The property beside a LanguageProperty attribute that holds every language of its text
+ * (`typeOfLocation@languages: {es, pt, en}`): the attribute itself holds one picked language, and
+ * a reader's page picks its own from this. `@` is in no attribute name (ATTRIBUTE_NAME).
+ */
+export const languagesProperty = (name: string) => `${name}@languages`
+
+/**
+ * A feature's properties from an entity: the named attributes' plain values (a LanguageProperty's
+ * languages beside it), its id and type, its observation time.
+ */
+export function featureProperties(entity: NormalizedEntity, names: readonly string[]): Record<string, PlainValue> {
+  const properties: Record<string, PlainValue> = {}
+  for (const name of names) {
+    const attribute = entity.attributes[name]
+    if (!attribute) continue
+    properties[name] = attribute.value
+    if (attribute.languageMap) properties[languagesProperty(name)] = attribute.languageMap
+  }
+  properties.entityId = entity.id
+  properties.entityType = entity.type
+  if (entity.observedAt) properties.observedAt = entity.observedAt
+  return properties
+}
+
 /** The entity as a map feature (the given attributes, else every non-geometry one), or undefined without a usable geometry. */
 export function toFeature(entity: NormalizedEntity, attributes?: readonly string[]): Feature | undefined {
   const geometry = entityGeometry(entity)
   if (!geometry) return undefined
   const names = attributes ?? Object.keys(entity.attributes).filter((name) => !isGeometryLike(entity.attributes[name].value))
-  const properties: Record<string, PlainValue> = {}
-  for (const name of names) {
-    const attribute = entity.attributes[name]
-    if (attribute) properties[name] = attribute.value
-  }
-  properties.entityId = entity.id
-  properties.entityType = entity.type
-  if (entity.observedAt) properties.observedAt = entity.observedAt
-  return { type: 'Feature', id: entity.id, geometry, properties }
+  return { type: 'Feature', id: entity.id, geometry, properties: featureProperties(entity, names) }
 }
 
 export function toFeatureCollection(entities: readonly NormalizedEntity[], options: { attributes?: readonly string[] } = {}): FeatureCollection {

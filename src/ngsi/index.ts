@@ -4,7 +4,7 @@ export { DEFAULT_CONTEXT_URL, NgsiClient, type NgsiClientOptions, type QueryResu
 export { parseAttributeList, parseTypeInfo, parseTypeList, type TypeInfo } from './discovery'
 export { errorFromResponse, isRetryable, NgsiError, parseProblem, statedMaximum, type NgsiErrorDetails, type NgsiErrorKind } from './errors'
 export { bboxSchema, bboxToGeo, entityQueryParams, entityQuerySchema, geoQuerySchema, type BBox, type EntityQuery, type GeoQuery } from './filters'
-export { entityGeometry, isGeometryLike, toFeature, toFeatureCollection, validateGeometry, type Feature, type FeatureCollection, type Geometry, type Position } from './geojson'
+export { entityGeometry, featureProperties, isGeometryLike, languagesProperty, toFeature, toFeatureCollection, validateGeometry, type Feature, type FeatureCollection, type Geometry, type Position } from './geojson'
 export { encode, getJson, parseLinkHeader, queryString, requestHeaders, type CallOptions, type HttpConfig, type JsonResponse, type LinkValue } from './http'
 export { type BrokerAnswer, type BrokerTransport, MAX_ANSWER_BYTES, readBody, undiciTransport } from './transport'
 export { contextTermsFrom, shortName, type ContextTerms } from './iri'

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import path from 'node:path'
 
+import { reuseCompressedPages } from '@/server/compressedPages'
 import { directRouteFor } from '@/server/directRoutes'
 import { loadPrecompressedAssets, PRECOMPRESSED_DIR } from '@/server/precompressed'
 import { PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, runWithRequestContext } from '@/server/requestContext'
@@ -55,7 +56,8 @@ let installed = false
  * - adds the security headers, the Content-Security-Policy and, when the public URL is https, HSTS;
  * - answers `OPTIONS *`, refuses absolute-form request targets, and bounds how long a request may take to arrive;
  * - answers a static file the build compressed (src/server/precompressed.ts) and a loaded direct
- *   route (src/server/directRoutes.ts) itself, without Next's router.
+ *   route (src/server/directRoutes.ts) itself, without Next's router;
+ * - lets a cached page that Next gzipped once be sent gzipped as it is (src/server/compressedPages.ts).
  */
 export async function installEdge(settings: EdgeSettings) {
   if (installed) return
@@ -90,7 +92,10 @@ export async function installEdge(settings: EdgeSettings) {
     }
     if (precompressed?.answer(request, response)) return true
     const direct = directRouteFor(request.method, request.url)
-    if (!direct) return runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]) as boolean)
+    if (!direct) {
+      reuseCompressedPages(request, response)
+      return runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]) as boolean)
+    }
     runWithRequestContext({ requestId }, () =>
       direct.handle(Object.assign(request, { query: direct.query }), response).catch((error: unknown) => {
         console.error(`[${requestId}] ${request.method} ${path} failed:`, error)

@@ -104,9 +104,13 @@ export function layerFeatures(): LayerFeatureService {
 /**
  * Live layers (broker subscriptions → cached layers → streams), shared across replicas through
  * Redis when set: its pub/sub takes a second connection (`<prefix>:live`), opened on first use.
- * `layerSpec` reads a layer as stored (the entry room passes it: this room reads no database).
+ * `layerSpec` reads a layer as stored (the entry room passes it: this room reads no database), and
+ * `layerWanted` says, read fresh, whether it is public or (`watched`) may be watched by members.
  */
-export function liveLayers(layerSpec: (layerId: string) => Promise<LayerSpec | undefined>): LiveLayers {
+export function liveLayers(
+  layerSpec: (layerId: string) => Promise<LayerSpec | undefined>,
+  layerWanted: (layerId: string, watched: boolean) => Promise<boolean>,
+): LiveLayers {
   const all = services()
   if (all.live) return all.live
   const settings = env()
@@ -142,9 +146,10 @@ export function liveLayers(layerSpec: (layerId: string) => Promise<LayerSpec | u
     lock,
     notifyUrl: settings.NGSI_LD_NOTIFY_URL ?? settings.PUBLIC_SERVER_URL,
     namePrefix: `${keyPrefix.replace(/:+$/, '')}`,
+    wanted: layerWanted,
     logger: console,
   })
-  all.live = new LiveLayers({ hub, subscriptions, features, layerSpec, tileThreshold: settings.LAYER_TILES_THRESHOLD, lock, logger: console })
+  all.live = new LiveLayers({ hub, subscriptions, features, layerSpec, tileThreshold: settings.LAYER_TILES_THRESHOLD, lock, checkData: settings.LIVE_DATA_CHECK, logger: console })
   return all.live
 }
 

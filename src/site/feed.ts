@@ -1,27 +1,28 @@
 import { Feed } from 'feed'
 
 import { env } from '@/env'
+import type { Locale } from '@/i18n/locales'
 
 import { siteTitle } from './globals'
-import { absoluteUrl, FEED_PATH, POSTS_PATH, postPath } from './paths'
+import { absoluteUrl, FEED_PATH, localePath, POSTS_PATH, postPath } from './paths'
 import { cachedGlobal, listFeedPosts } from './queries'
 
 /** How many posts the feed carries: feed readers keep what they have seen. */
 const FEED_POSTS = 20
 
-/** The news as an Atom 1.0 document: the newest published posts, each with its summary and authors. */
-export async function newsFeed(): Promise<string> {
-  const url = (path: string) => absoluteUrl(path, env().PUBLIC_SERVER_URL)
-  const [posts, settings] = await Promise.all([listFeedPosts(FEED_POSTS), cachedGlobal('site-settings')])
+/** The news as an Atom 1.0 document in `locale`: the newest published posts, each with its summary and authors; `news` names the feed. */
+export async function newsFeed(locale: Locale, news: string): Promise<string> {
+  const url = (path: string) => absoluteUrl(localePath(locale, path), env().PUBLIC_SERVER_URL)
+  const [posts, settings] = await Promise.all([listFeedPosts(FEED_POSTS, locale), cachedGlobal('site-settings', locale)])
   const title = siteTitle(settings)
   const updated = posts.map((post) => post.updatedAt).sort().at(-1)
   const feed = new Feed({
-    title: `${title}: news`,
+    title: `${title}: ${news}`,
     description: settings?.description ?? undefined,
     id: url(POSTS_PATH),
     link: url(POSTS_PATH),
-    language: settings?.metadata?.locale ?? 'en',
-    favicon: url('/favicon.ico'),
+    language: locale,
+    favicon: absoluteUrl('/favicon.ico', env().PUBLIC_SERVER_URL),
     copyright: title,
     // With no post yet the library states the time of rendering.
     updated: updated ? new Date(updated) : undefined,

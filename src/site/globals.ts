@@ -1,5 +1,6 @@
 import type { GlobalAfterChangeHook, Payload, PayloadRequest } from 'payload'
 
+import { type Locale, LOCALES } from '@/i18n/locales'
 import type { Config } from '@/payload-types'
 
 import { expireTag, purgeCitizenPages } from './revalidate'
@@ -13,8 +14,11 @@ export const DEFAULT_SITE_TITLE = 'City Dashboard'
 /** The site's name as citizens and editors see it. */
 export const siteTitle = (settings: { title?: string | null } | null | undefined): string => settings?.title || DEFAULT_SITE_TITLE
 
-/** The cache tag of one global: what its own afterChange hook revalidates. */
-export const globalTag = (slug: GlobalSlug) => `global_${slug}`
+/**
+ * The cache tag of one global (all its locales), or of one locale's read of it: what its own
+ * afterChange hook revalidates (every locale's, whichever locale the editor saved).
+ */
+export const globalTag = (slug: GlobalSlug, locale?: Locale) => (locale ? `global_${slug}_${locale}` : `global_${slug}`)
 
 /**
  * A global as Payload stores it, with the server's rights: for routes, hooks and jobs (pass the
@@ -23,9 +27,9 @@ export const globalTag = (slug: GlobalSlug) => `global_${slug}`
 export async function readGlobal<Slug extends GlobalSlug>(
   payload: Payload,
   slug: Slug,
-  { depth = 0, req }: { depth?: number; req?: PayloadRequest } = {},
+  { depth = 0, req, locale }: { depth?: number; req?: PayloadRequest; locale?: Locale } = {},
 ): Promise<Globals[Slug]> {
-  return (await payload.findGlobal({ slug, depth, req, overrideAccess: true })) as Globals[Slug]
+  return (await payload.findGlobal({ slug, depth, req, locale, overrideAccess: true })) as Globals[Slug]
 }
 
 /**
@@ -34,7 +38,9 @@ export async function readGlobal<Slug extends GlobalSlug>(
  * no global's tag).
  */
 export const revalidateGlobal: GlobalAfterChangeHook = ({ doc, global }) => {
-  expireTag(globalTag(global.slug as GlobalSlug))
+  const slug = global.slug as GlobalSlug
+  expireTag(globalTag(slug))
+  for (const locale of LOCALES) expireTag(globalTag(slug, locale))
   purgeCitizenPages()
   return doc
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE, type Locale, LOCALES } from '@/i18n/locales'
+
 /** The page with this slug is the site's front page, `/`. */
 export const HOME_SLUG = 'home'
 
@@ -15,6 +17,9 @@ export const FEED_PATH = '/posts/feed.xml'
 
 /** Citizens' questions and their answers. */
 export const QUESTIONS_PATH = '/questions'
+
+/** The accessibility statement (EU Directive 2016/2102) and its feedback form. */
+export const ACCESSIBILITY_PATH = '/accessibility'
 
 /** Where a post lives: `/posts/{slug}`. */
 export const postPath = (slug: string | null | undefined) => `${POSTS_PATH}/${slug ?? ''}`
@@ -49,3 +54,13 @@ export function sameSitePath(raw: string): string | undefined {
   const normalised = `${url.pathname}${url.search}${url.hash}`
   return isPlainSitePath(normalised) ? normalised : undefined
 }
+
+/** `path` (a locale-free path of this site) as the reader of `locale` finds it: unprefixed in the default locale, `/pt/…` otherwise. */
+export const localePath = (locale: Locale, path: string): string =>
+  locale === DEFAULT_LOCALE ? path : `/${locale}${path === '/' ? '' : path}`
+
+/** The same page in every locale, for `hreflang` alternates and the sitemap. */
+export const localeAlternates = (path: string): Record<Locale | 'x-default', string> => ({
+  ...(Object.fromEntries(LOCALES.map((locale) => [locale, localePath(locale, path)])) as Record<Locale, string>),
+  'x-default': path,
+})

@@ -9,7 +9,8 @@ import type { FetchLike } from './outbound'
  *
  *   GET {baseUrl}/geocode/v1/json?q={query}&key={API key}&limit={1..10}&no_annotations=1&no_record=1[&language=de]
  *
- * (`no_record=1` asks OpenCage not to log the query text.) 200 body, fields we read marked *:
+ * (`no_record=1` asks OpenCage not to log the query text; `bounds={west},{south},{east},{north}` restricts the
+ * results to that box, the city's area: results outside it are dropped here too.) 200 body, fields we read marked *:
  *   {
  *     "documentation": "https://opencagedata.com/api", "licenses": [...],
  *     "rate": {"limit": 2500, "remaining": 2499, "reset": 1717286400},
@@ -39,6 +40,41 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/
 
 const LIMIT_MESSAGE = 'must be a whole number from 1 to 10'
 
+const BBOX_MESSAGE = 'must be four numbers west,south,east,north (west < east, south < north, at most 5° wide)'
+
+/** The widest area a search is bounded to: a city and its surroundings, not a region. */
+export const MAX_BBOX_DEGREES = 5
+
+/** [west, south, east, north] in degrees. */
+export type Bbox = [number, number, number, number]
+
+/** "west,south,east,north" as text, or the four numbers; a box of a city's size. */
+export const bboxSchema = z
+  .union([z.string(), z.array(z.number())], { error: BBOX_MESSAGE })
+  .transform((value) =>
+    typeof value !== 'string'
+      ? value
+      : value.length > 120
+        ? []
+        : value.split(',').map((part) => (/^\s*-?\d+(\.\d+)?\s*$/.test(part) ? Number(part) : Number.NaN)),
+  )
+  .refine(
+    (box): box is Bbox => {
+      if (box.length !== 4 || !box.every(Number.isFinite)) return false
+      const [west, south, east, north] = box
+      const inRange = [west, east].every((lon) => lon >= -180 && lon <= 180) && [south, north].every((lat) => lat >= -90 && lat <= 90)
+      return inRange && west < east && south < north && east - west <= MAX_BBOX_DEGREES && north - south <= MAX_BBOX_DEGREES
+    },
+    { message: BBOX_MESSAGE },
+  )
+  .transform((box) => box as Bbox)
+
+/** The point is inside the box (edges included). */
+export const insideBbox = ([west, south, east, north]: Bbox, lon: number, lat: number) => lon >= west && lon <= east && lat >= south && lat <= north
+
+/** The box as OpenCage's `bounds` parameter, coordinates to 6 decimals. */
+export const bboxParameter = (box: Bbox) => box.map((value) => String(Math.round(value * 1e6) / 1e6)).join(',')
+
 export const geocodeQuerySchema = z.object({
   q: z
     .string({ error: 'is required' })
@@ -58,13 +94,15 @@ export const geocodeQuerySchema = z.object({
     .trim()
     .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, 'must be a language tag such as "de" or "pt-BR"')
     .optional(),
+  /** The city's area: only places inside it are searched for and returned. */
+  bbox: bboxSchema.optional(),
 })
 
 export type GeocodeQuery = z.infer<typeof geocodeQuerySchema>
 
 /** The cache key of a (validated) query: case-insensitive in the text. */
 export const geocodeCacheKey = (query: GeocodeQuery) =>
-  `geocode:${query.language ?? ''}:${query.limit}:${query.q.toLowerCase()}`
+  `geocode:${query.language ?? ''}:${query.limit}:${query.bbox ? bboxParameter(query.bbox) : ''}:${query.q.toLowerCase()}`
 
 export type GeocodeResult = {
   /** Display label, e.g. "Berlin, Germany". */
@@ -134,6 +172,8 @@ export type GeocodeOptions = {
   q: string
   limit?: number | string
   language?: string
+  /** [west, south, east, north]: only places inside. */
+  bbox?: Bbox | string
   fetch?: FetchLike
   timeoutMs?: number
   signal?: AbortSignal
@@ -145,7 +185,7 @@ export type GeocodeOptions = {
  * upstream) and `ZodError` for an unusable query.
  */
 export async function geocode(options: GeocodeOptions): Promise<GeocodeResponse> {
-  const query = geocodeQuerySchema.parse({ q: options.q, limit: options.limit, language: options.language })
+  const query = geocodeQuerySchema.parse({ q: options.q, limit: options.limit, language: options.language, bbox: options.bbox })
   const apiKey = options.apiKey?.trim()
   const url = endpoint(options.baseUrl?.trim() || DEFAULT_GEOCODING_BASE_URL, '/geocode/v1/json')
   if (!apiKey || !url) throw new UpstreamError('geocoding', 'not-configured')
@@ -154,8 +194,12 @@ export async function geocode(options: GeocodeOptions): Promise<GeocodeResponse>
   url.searchParams.set('no_annotations', '1')
   url.searchParams.set('no_record', '1')
   if (query.language) url.searchParams.set('language', query.language)
+  if (query.bbox) url.searchParams.set('bounds', bboxParameter(query.bbox))
   url.searchParams.set('key', apiKey)
 
   const response = await getParsed('geocoding', url, options, toGeocodeResponse)
-  return { results: response.results.slice(0, query.limit) }
+  // `bounds` is a strong hint to OpenCage, not a promise: what lies outside the city is dropped.
+  const { bbox } = query
+  const results = bbox ? response.results.filter((result) => insideBbox(bbox, result.lon, result.lat)) : response.results
+  return { results: results.slice(0, query.limit) }
 }

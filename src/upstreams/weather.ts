@@ -1,5 +1,7 @@
 import { z } from 'zod'
 
+import { DEFAULT_LOCALE, LOCALES } from '@/i18n/locales'
+
 import { UpstreamError } from './errors'
 import { cleanText, endpoint, getParsed } from './http'
 import type { FetchLike } from './outbound'
@@ -33,6 +35,16 @@ import type { FetchLike } from './outbound'
  *
  * Output (`WeatherReport`): only the starred fields, renamed with units, validated; optional
  * fields that are absent or out of range become null. coord, main.temp and dt are required.
+ *
+ * Language: the upstream is asked without `lang` (its descriptions are then English) and
+ * `reportInLanguage` writes the condition in the reader's language from its code, with the site's
+ * own catalogue (src/i18n/messages, `weatherConditions`: the documented codes of
+ * https://openweathermap.org/weather-conditions, and a text per group for a code it does not list).
+ * So one upstream answer, cached once, serves every language; the language never depends on the
+ * upstream honouring `lang` (a compatible service may ignore it, OpenWeatherMap falls back to
+ * English for a language it lacks and names some its own way: cz, kr, ua, zh_cn); and the wording
+ * is the site's, reviewed with its other messages (every catalogue has every documented code:
+ * tests/unit/upstreams/weather.test.ts).
  */
 
 export const DEFAULT_WEATHER_BASE_URL = 'https://api.openweathermap.org'
@@ -60,6 +72,13 @@ export const weatherQuerySchema = z.object({
 
 export type WeatherQuery = z.infer<typeof weatherQuerySchema>
 
+/** What /api/weather is asked: the point, and the reader's language (one of the site's locales; the default when not said). */
+export const weatherRequestSchema = weatherQuerySchema.extend({
+  lang: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` }).default(DEFAULT_LOCALE),
+})
+
+export type WeatherRequest = z.infer<typeof weatherRequestSchema>
+
 /** The cache key of a (validated) query. */
 export const weatherCacheKey = (query: WeatherQuery) => `weather:${query.lat}:${query.lon}`
 
@@ -79,7 +98,10 @@ export type WeatherReport = {
   visibilityM: number | null
   rain1hMm: number | null
   snow1hMm: number | null
-  /** OpenWeatherMap condition: code (e.g. 800), group ("Clear"), text ("clear sky"), icon ("01d"). */
+  /**
+   * OpenWeatherMap condition: code (e.g. 800), group ("Clear", an English identifier), text ("clear
+   * sky": the upstream's English, or the reader's language once through `reportInLanguage`), icon ("01d").
+   */
   condition: { code: number; main: string; description: string; icon: string | null } | null
 }
 
@@ -154,6 +176,23 @@ export function toWeatherReport(body: unknown): WeatherReport | undefined {
         }
       : null,
   }
+}
+
+/** A catalogue's condition texts (src/i18n/messages, `weatherConditions`): by code, and by group (the code's hundreds; 8 for 801–804). */
+export type ConditionTexts = { codes: Record<string, string>; groups: Record<string, string> }
+
+const own = (texts: Record<string, string>, key: string) => (Object.hasOwn(texts, key) ? texts[key] : undefined)
+
+/** The text of a condition code in a catalogue: the code's own, else its group's; undefined for a code of no documented group. */
+export function conditionText(code: number, texts: ConditionTexts): string | undefined {
+  return own(texts.codes, String(code)) ?? own(texts.groups, String(Math.floor(code / 100)))
+}
+
+/** The report with its condition written from `texts` (the reader's language); the upstream's text where the catalogue has none. */
+export function reportInLanguage(report: WeatherReport, texts: ConditionTexts): WeatherReport {
+  const description = report.condition && conditionText(report.condition.code, texts)
+  if (!report.condition || !description) return report
+  return { ...report, condition: { ...report.condition, description } }
 }
 
 export type FetchWeatherOptions = {

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -107,7 +107,8 @@ beforeAll(async () => {
   const template = path.join(workDir, 'migrated.db')
   await runCommand('npm run migrate', { env: userEnv({ name: 'SQLite', uri: `file:${template}`, dialect: 'sqlite' }, 9), cwd: ROOT })
   const copy = path.join(workDir, 'copy.db')
-  copyFileSync(template, copy)
+  // SQLite runs in write-ahead-log mode: the database is the file with its -wal (and -shm) beside it.
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(`${template}${suffix}`)) copyFileSync(`${template}${suffix}`, `${copy}${suffix}`)
   databases.push({ name: 'SQLite', uri: `file:${copy}`, dialect: 'sqlite' })
   if (postgresAdmin) {
     const admin = new pg.Client({ connectionString: postgresAdmin })
@@ -191,7 +192,7 @@ describe('in a scratch copy of the repository (nothing lands in it)', () => {
     }
     const categories = path.join(scratch, 'src', 'collections', 'Categories', 'config.ts')
     const source = readFileSync(categories, 'utf8')
-    const field = "{ name: 'title', type: 'text', required: true, maxLength: 80 }"
+    const field = "{ name: 'title', type: 'text', required: true, localized: true, maxLength: 80 }"
     expect(source).toContain(field)
     writeFileSync(categories, source.replace(field, `${field}, { name: 'readmeCheck', type: 'text' }`))
     for (const dialect of dialects) {

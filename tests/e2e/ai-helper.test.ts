@@ -96,7 +96,7 @@ describe('a citizen asks a question: "received" at once, the answer draft made i
   it('the page thanks the citizen before the gateway has answered', async () => {
     const citizen = await browser.newPage()
     try {
-      expect((await citizen.goto(`${baseUrl}/questions`))?.status()).toBe(200)
+      expect((await citizen.goto(`${baseUrl}/en/questions`))?.status()).toBe(200)
       await citizen.locator('#question-text').fill(question)
       await citizen.getByRole('button', { name: 'Send question' }).click()
       await citizen.getByRole('status').getByText(/A member of staff will check the answer/).waitFor({ timeout: 30_000 })
@@ -123,7 +123,10 @@ describe('Site settings → AI helper: "Test the gateway"', () => {
     const adminPage = await signInToAdmin(browser, baseUrl, accounts.admin)
     try {
       await openAdmin(adminPage, `${baseUrl}/admin/globals/site-settings`)
-      await adminPage.getByRole('button', { name: 'Test the gateway' }).click()
+      // Payload renders a form's fields only once they come into view, and the AI group is below the cities.
+      await adminPage.locator('#field-ai').scrollIntoViewIfNeeded()
+      const test = adminPage.getByRole('button', { name: 'Test the gateway' })
+      await test.click({ timeout: 30_000 })
       await adminPage.getByText('The key is valid').waitFor({ timeout: 30_000 })
       await adminPage.getByText('openai/gpt-4o-mini').waitFor()
       expect(await adminPage.getByRole('status').filter({ hasText: 'openai/gpt-4o-mini' }).textContent()).toContain('openai/gpt-4o-mini: found (paid)')

@@ -97,13 +97,14 @@ describe('alert notices by email', () => {
 
   it('a citizen subscribes from the alerts panel (an accessible form)', async () => {
     await citizen.goto(`${server.baseUrl}/air-now`)
-    await citizen.getByRole('link', { name: 'Get these alerts by email' }).click()
+    await citizen.getByRole('link', { name: /^(Get these alerts by email|Recibir estas alertas por correo electrónico)$/ }).click()
     await citizen.waitForURL(/\/alerts\/subscribe\?layer=\d+&city=santander/)
     await expectNoAxeViolations(citizen)
-    await citizen.getByLabel('Your email address').fill(ADDRESS)
-    await citizen.getByLabel('Critical alerts only').check()
-    await citizen.getByRole('button', { name: 'Subscribe' }).click()
-    await expect.poll(() => citizen.getByRole('status').textContent()).toMatch(/link to confirm is on its way/)
+    // The form is in the language of the page that linked to it: the city's (Spanish) or English.
+    await citizen.getByLabel(/^(Your email address|Su dirección de correo)$/).fill(ADDRESS)
+    await citizen.getByLabel(/Critical alerts only|Solo alertas críticas/).check()
+    await citizen.getByRole('button', { name: /^(Subscribe|Suscribirse)$/ }).click()
+    await expect.poll(() => citizen.getByRole('status').textContent()).toMatch(/link to confirm is on its way|enlace de confirmación/)
     await screenshot(citizen, 'alerts-subscribed')
     confirmation = await smtp.waitForMail((mail) => mail.envelopeTo.includes(ADDRESS), 30_000)
     expect(confirmation.subject).toBe('Confirm your alert notices for Santander')
@@ -116,8 +117,9 @@ describe('alert notices by email', () => {
     expect(smtp.mails.filter((mail) => mail.envelopeTo.includes(ADDRESS))).toHaveLength(1)
     await citizen.goto(linkIn(confirmation, '/alerts/confirm'))
     await expectNoAxeViolations(citizen)
-    await citizen.getByRole('button', { name: 'Confirm' }).click()
-    await expect.poll(() => citizen.getByRole('status').textContent()).toMatch(/^Confirmed/)
+    // The mailed link opens the page in the city's language (Spanish, unprefixed) unless it names another.
+    await citizen.getByRole('button', { name: /^(Confirm|Confirmar)$/ }).click()
+    await expect.poll(() => citizen.getByRole('status').textContent()).toMatch(/^(Confirmed|Confirmado)/)
   }, 120_000)
 
   it('gets one notice when the crossing station goes over the limit, not one per refresh', async () => {
@@ -146,10 +148,16 @@ describe('alert notices by email', () => {
   it('unsubscribes with one click from the mail, and the address is gone', async () => {
     await citizen.goto(linkIn(notices()[1]!, '/alerts/unsubscribe'))
     await expectNoAxeViolations(citizen)
-    await citizen.getByRole('button', { name: 'Unsubscribe' }).click()
-    await expect.poll(() => citizen.getByRole('status').textContent()).toMatch(/^Unsubscribed/)
+    await citizen.getByRole('button', { name: /^(Unsubscribe|Darse de baja)$/ }).click()
+    await expect.poll(() => citizen.getByRole('status').textContent()).toMatch(/^(Unsubscribed|Baja confirmada)/)
     await screenshot(citizen, 'alerts-unsubscribed')
     const left = (await (await fetch(`${server.baseUrl}/api/alert-subscriptions`, { headers: authHeaders(adminToken) })).json()) as { totalDocs: number }
     expect(left.totalDocs).toBe(0)
+    // The confirmation link again, now that the subscription is gone: refused in the reader's language.
+    await citizen.goto(linkIn(confirmation, '/alerts/confirm'))
+    await citizen.getByRole('button', { name: /^(Confirm|Confirmar)$/ }).click()
+    await expect.poll(() => citizen.getByRole('status').textContent()).toMatch(
+      /^(Este enlace de confirmación no es válido o ha caducado\. Suscríbase de nuevo|This confirmation link is not valid or has expired\. Subscribe again)/,
+    )
   })
 })

@@ -44,6 +44,8 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
       entityType: 'AirQualityObserved',
       attributes: ['name', 'no2', 'pm10'],
       popupAttributes: ['no2', 'pm10'],
+      // Citizens read the editor's label; unlabelled attributes their names made readable (no2 → NO2).
+      attributeDisplay: [{ attribute: 'pm10', label: 'Partículas PM10', unit: 'µg/m³', decimals: 1 }],
       style: { colour: AIR_COLOUR, radius: 8, colourBy: 'style', cluster: false },
       alertRules: [{ attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO2 at {value}, above 200' }],
     })
@@ -123,22 +125,23 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
     await map.click({ position: centre! })
     const popup = citizen.locator('.maplibregl-popup')
     await popup.waitFor({ timeout: 10_000 })
-    await expect(popup.textContent()).resolves.toMatch(/Air quality \(e2e\)[\s\S]*no2[\s\S]*observed/)
+    await expect(popup.textContent()).resolves.toMatch(/Air quality \(e2e\)[\s\S]*NO2[\s\S]*Partículas PM10\d+,\d\sµg\/m³[\s\S]*(observed|observado)/)
   })
 
   it('shows the highest NO2 and the alert it raises, and the alert leads to the feature on the map', async () => {
-    const kpi = Number((await citizen.locator('.kpi-value').first().textContent())?.replace(/[^\d.]/g, ''))
+    // Spanish, the site's default language: a decimal comma.
+    const kpi = Number((await citizen.locator('.kpi-value').first().textContent())?.replace(/[^\d,]/g, '').replace(',', '.'))
     expect(kpi).toBeGreaterThan(200)
     const alert = citizen.locator('.alerts-panel .alert--critical').first()
     await expect(alert.textContent()).resolves.toMatch(/NO2 at [\d.]+, above 200/)
-    await alert.getByRole('button', { name: 'Show on map' }).click()
+    await alert.getByRole('button', { name: /^(Show on map|Ver en el mapa)$/ }).click()
     await expect.poll(() => citizen.locator('.maplibregl-popup').textContent(), { timeout: 10_000 }).toMatch(/NO2 at [\d.]+, above 200/)
   })
 
   it('renders an entity named with markup as text in the table and the popup; no script runs', async () => {
     const table = citizen.locator('.entity-table')
     await expect(table.getByText(HOSTILE_NAME, { exact: true }).count()).resolves.toBeGreaterThan(0)
-    await table.getByRole('row').filter({ hasText: HOSTILE_NAME }).getByRole('button', { name: 'Show on map' }).click()
+    await table.getByRole('row').filter({ hasText: HOSTILE_NAME }).getByRole('button', { name: /^(Show on map|Ver en el mapa)$/ }).click()
     await expect.poll(() => citizen.locator('.maplibregl-popup h3').textContent(), { timeout: 10_000 }).toBe(HOSTILE_NAME)
     expect(await citizen.locator('img[src="x"]').count()).toBe(0)
     expect(dialogs).toEqual([])
@@ -147,11 +150,13 @@ describe('a dashboard page, composed by an editor, used by a citizen', () => {
   it('downloads the table as CSV', async () => {
     const [download] = await Promise.all([
       citizen.waitForEvent('download'),
-      citizen.locator('.entity-table').getByRole('link', { name: 'Download CSV' }).click(),
+      citizen.locator('.entity-table').getByRole('link', { name: /^(Download|Descargar) CSV$/ }).click(),
     ])
     const csv = readFileSync((await download.path())!, 'utf8')
     const lines = csv.trim().split('\r\n')
-    expect(lines[0]).toBe('id,no2,pm10,longitude,latitude')
+    // Labelled columns, then raw values; every row has the place's name and observation time.
+    expect(lines[0]).toBe('id,Name,Observed at,NO2 (µg/m³),Partículas PM10 (µg/m³),longitude,latitude')
+    expect(lines[1]).toMatch(/^urn:ngsi-ld:AirQualityObserved:[^,]+,.*,\d{4}-\d\d-\d\dT[\d:.]+Z,[\d.]*,[\d.]*,-?[\d.]+,-?[\d.]+$/)
     expect(lines.length).toBeGreaterThan(10)
     expect(csv).toContain('urn:ngsi-ld:AirQualityObserved:santander-')
   })

@@ -64,6 +64,8 @@ export default async function setup(project: TestProject) {
     GEOCODING_API_KEY: geocoding.apiKey,
     // Live updates: subscriptions are read back every 5 s, so a broker that cannot notify is noticed soon (live.test.ts).
     LIVE_CHECK_SECONDS: '5',
+    // The demo broker (not in live mode) moves its readings every 5 minutes without notifying anyone.
+    LIVE_DATA_CHECK: 'false',
   }
 
   const teardown = () => {

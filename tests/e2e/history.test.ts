@@ -88,29 +88,29 @@ afterAll(async () => {
 
 describe('history a citizen can see', () => {
   it("shows a week of the broker's history in a Chart block, with its table twin", async () => {
-    await citizen.goto(`${baseUrl}/air-over-the-week`)
+    await citizen.goto(`${baseUrl}/en/air-over-the-week`)
     const chart = citizen.locator('.block.chart')
     await chart.locator('canvas').waitFor({ timeout: 30_000 })
-    await expect(chart.locator('.history-chart__description').textContent()).resolves.toMatch(/no2, pm10 of Air history \(e2e\), \d+ places, average per 2h, last 7 days/)
+    await expect(chart.locator('.history-chart__description').textContent()).resolves.toMatch(/NO2, PM10 of Air history \(e2e\), \d+ places, average per 2h, last 7 days/)
     // The canvas is drawn: some pixels in the series colours.
     await expect.poll(async () => (await pixelsOfColour(chart.locator('.history-chart__plot'), '#0b5cad')).length, { timeout: 10_000 }).toBeGreaterThan(100)
     await chart.getByText('Show as table').click()
     const rows = chart.locator('.history-chart__table tbody tr')
     expect(await rows.count()).toBe(84)
-    await expect(chart.locator('.history-chart__table thead').textContent()).resolves.toMatch(/timeno2 \(µg\/m³\)pm10 \(µg\/m³\)/)
+    await expect(chart.locator('.history-chart__table thead').textContent()).resolves.toMatch(/TimeNO2 \(µg\/m³\)PM10 \(µg\/m³\)/)
     // Keyboard: the chart takes focus and reads values out.
     await chart.locator('[aria-roledescription="chart"]').focus()
     await citizen.keyboard.press('End')
-    await expect(chart.locator('.history-chart__reading').textContent()).resolves.toMatch(/no2 [\d.,]+ µg\/m³, pm10 [\d.,]+ µg\/m³/)
+    await expect(chart.locator('.history-chart__reading').textContent()).resolves.toMatch(/NO2 [\d.,]+\sµg\/m³, PM10 [\d.,]+\sµg\/m³/)
     await screenshot(citizen, 'history-chart')
   })
 
   it('downloads the history as CSV', async () => {
     const [download] = await Promise.all([citizen.waitForEvent('download'), citizen.locator('.block.chart').getByRole('button', { name: 'Download CSV' }).click()])
     const lines = readFileSync((await download.path())!, 'utf8').trim().split('\r\n')
-    expect(lines[0]).toBe('time,no2 (µg/m³),pm10 (µg/m³)')
+    expect(lines[0]).toBe('time,place,NO2 (µg/m³),PM10 (µg/m³)')
     expect(lines).toHaveLength(85)
-    expect(lines[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z,[\d.]*,[\d.]*$/)
+    expect(lines[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z,Air history \(e2e\),[\d.]*,[\d.]*$/)
   })
 
   it('says how the KPI compares with 24 hours ago', async () => {
@@ -124,7 +124,7 @@ describe('history a citizen can see', () => {
     const popup = citizen.locator('.maplibregl-popup')
     await popup.getByRole('button', { name: 'History (24 h)' }).click()
     await popup.locator('canvas').waitFor({ timeout: 30_000 })
-    await expect(popup.locator('.history-chart__description').textContent()).resolves.toMatch(/no2, pm10 of .+, readings, last 24 hours/)
+    await expect(popup.locator('.history-chart__description').textContent()).resolves.toMatch(/NO2, PM10 of .+, readings, last 24 hours/)
     const link = popup.getByRole('link', { name: 'Full history' })
     await link.click()
     await citizen.waitForURL(/\/layers\/\d+\/history\?entity=/)
@@ -133,7 +133,7 @@ describe('history a citizen can see', () => {
   })
 
   it('keeps an entity named with markup as text in the table, its chart and the popup; no script runs', { timeout: 180_000 }, async () => {
-    await citizen.goto(`${baseUrl}/air-over-the-week`)
+    await citizen.goto(`${baseUrl}/en/air-over-the-week`)
     const row = citizen.locator('.entity-table').getByRole('row').filter({ hasText: HOSTILE_NAME })
     await row.waitFor({ timeout: 30_000 })
     await row.getByRole('button', { name: 'History (24 h)' }).click()
@@ -142,7 +142,7 @@ describe('history a citizen can see', () => {
     // The map draws once it is in view; then the row's "Show on map" opens the place's popup.
     await citizen.locator('.map-frame').scrollIntoViewIfNeeded()
     await citizen.locator('.map-frame[aria-busy="false"]').waitFor({ timeout: 30_000 })
-    await row.getByRole('button', { name: 'Show on map' }).click()
+    await row.getByRole('button', { name: /^(Show on map|Ver en el mapa)$/ }).click()
     const popup = citizen.locator('.maplibregl-popup')
     await expect.poll(() => popup.locator('h3').textContent(), { timeout: 10_000 }).toBe(HOSTILE_NAME)
     await popup.getByRole('button', { name: 'History (24 h)' }).click()
@@ -170,10 +170,35 @@ describe('history a citizen can see', () => {
   })
 
   it('charts the numbers of a chart that also names a text attribute, and says that one has none', async () => {
-    await citizen.goto(`${baseUrl}/air-and-names`)
+    await citizen.goto(`${baseUrl}/en/air-and-names`)
     const chart = citizen.locator('.block.chart')
     await chart.locator('canvas').waitFor({ timeout: 30_000 })
     await chart.getByText('“name” has no numbers to chart in this period.').waitFor({ timeout: 10_000 })
     await expect.poll(async () => (await pixelsOfColour(chart.locator('.history-chart__plot'), '#0b5cad')).length, { timeout: 10_000 }).toBeGreaterThan(100)
+  })
+
+  it("says it all in the city's language at the unprefixed address (Spanish), and in Portuguese under /pt", async () => {
+    const page = await context.newPage()
+    try {
+      await page.goto(`${baseUrl}/air-over-the-week`)
+      const chart = page.locator('.block.chart')
+      await chart.locator('canvas').waitFor({ timeout: 30_000 })
+      await expect(chart.locator('.history-chart__description').textContent()).resolves.toMatch(/^NO2, PM10 de Air history \(e2e\), \d+ lugares, media cada 2h, últimos 7 días$/)
+      await chart.getByRole('button', { name: 'Descargar CSV' }).waitFor()
+      await chart.getByText('Ver como tabla').click()
+      await expect(chart.locator('.history-chart__table thead').textContent()).resolves.toMatch(/^Fecha y horaNO2/)
+      await expect.poll(() => page.locator('.kpi-trend').textContent(), { timeout: 30_000 }).toMatch(/(Sin cambios|[+−][\d.,]+) respecto a hace 24 h/)
+      await page.locator('.entity-table').getByRole('button', { name: 'Histórico (24 h)' }).first().click()
+      await expect.poll(() => page.locator('.entity-table .history-chart__description').first().textContent(), { timeout: 30_000 }).toMatch(/, lecturas, últimas 24 horas$/)
+      await expect(page.locator('.entity-table').getByRole('link', { name: 'Histórico completo' }).first().getAttribute('href')).resolves.toMatch(/^\/layers\/\d+\/history\?/)
+
+      await page.goto(`${baseUrl}/pt/air-over-the-week`)
+      await page.locator('.block.chart canvas').waitFor({ timeout: 30_000 })
+      await expect(page.locator('.block.chart .history-chart__description').textContent()).resolves.toMatch(/ de Air history \(e2e\), \d+ locais, média a cada 2h, últimos 7 dias$/)
+      await page.locator('.entity-table').getByRole('button', { name: 'Histórico (24 h)' }).first().click()
+      await expect(page.locator('.entity-table').getByRole('link', { name: 'Histórico completo' }).first().getAttribute('href')).resolves.toMatch(/^\/pt\/layers\/\d+\/history\?/)
+    } finally {
+      await page.close()
+    }
   })
 })

@@ -81,7 +81,7 @@ describe('a live page', () => {
     await citizen.goto(`${baseUrl}/live-air`)
     await citizen.locator('.maplibregl-canvas').waitFor({ timeout: 30_000 })
     await citizen.locator('.live-status--live').first().waitFor({ timeout: 30_000 })
-    await expect(citizen.locator('.live-status--live').first().textContent()).resolves.toMatch(/Live · no change since the page opened/)
+    await expect(citizen.locator('.live-status--live').first().textContent()).resolves.toMatch(/^(Live · no change since the page opened|En directo · sin cambios desde que se abrió la página)$/)
     const map = citizen.locator('.map-frame')
     const criticalBefore = (await pixelsOfColour(map, CRITICAL)).length
     await expect(citizen.locator('.alerts-panel').textContent()).resolves.not.toMatch(/Index at 299/)
@@ -94,13 +94,13 @@ describe('a live page', () => {
     await expect.poll(() => citizen.locator('.alerts-panel .alert--critical').first().textContent(), { timeout: 5_000 }).toMatch(/Index at 299/)
     await expect.poll(() => citizen.locator('.entity-table tbody tr').nth(1).textContent(), { timeout: 5_000 }).toMatch(/299/)
     // The station may lie outside the first view: the alert's "Show on map" brings it in.
-    await citizen.locator('.alerts-panel .alert--critical').first().getByRole('button', { name: 'Show on map' }).click()
+    await citizen.locator('.alerts-panel .alert--critical').first().getByRole('button', { name: /^(Show on map|Ver en el mapa)$/ }).click()
     await citizen.locator('.maplibregl-popup').waitFor({ timeout: 10_000 })
     await citizen.keyboard.press('Escape')
     await expect.poll(async () => (await pixelsOfColour(map, CRITICAL)).length, { timeout: 10_000 }).toBeGreaterThan(criticalBefore + 20)
-    await expect(citizen.locator('.live-status--live').first().textContent()).resolves.toMatch(/Live · last change \d/)
+    await expect(citizen.locator('.live-status--live').first().textContent()).resolves.toMatch(/^(Live · last change|En directo · último cambio a las) \d/)
     // The new alert is announced to screen readers, once.
-    await expect(citizen.locator('.alerts-panel [aria-live="polite"]').textContent()).resolves.toMatch(/New alert, critical: Index at 299/)
+    await expect(citizen.locator('.alerts-panel [aria-live="polite"]').textContent()).resolves.toMatch(/(New alert, critical|Nueva alerta, Crítica): Index at 299/)
     expect(await citizen.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true)
     await screenshot(citizen, 'live-after-change')
   })
@@ -111,7 +111,7 @@ describe('a live page', () => {
     await patchStation(150)
     // One replica reads the subscription back every LIVE_CHECK_SECONDS (5 s in the e2e server).
     await citizen.locator('.live-status--polling').first().waitFor({ timeout: 30_000 })
-    await expect(citizen.locator('.live-status--polling').first().textContent()).resolves.toMatch(/updated every 600 s \(live updates unavailable\)/)
+    await expect(citizen.locator('.live-status--polling').first().textContent()).resolves.toMatch(/^(updated every 600 s \(live updates unavailable\)|se actualiza cada 600 s \(actualizaciones en directo no disponibles\))$/)
     const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { live: { polling: number } }
     expect(health.live.polling).toBeGreaterThan(0)
     await screenshot(citizen, 'live-polling')

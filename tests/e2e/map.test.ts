@@ -21,6 +21,7 @@ const CRITICAL_OUTLINE = '#1b1b1f'
 let browser: Browser
 let tiles: TileServer
 let admins: Page
+let airLayer: number
 
 const setBasemap = (mapStyle: Record<string, unknown>) => api(admins, 'POST', '/api/globals/site-settings', twoCitySettings('City Dashboard', mapStyle))
 
@@ -109,6 +110,25 @@ beforeAll(async () => {
     attributes: ['name', 'temperature'],
     style: { colour: TRIANGLE_COLOUR, radius: 12, icon: 'triangle', colourBy: 'style', cluster: false },
   })
+  airLayer = air
+  // The same stations under a second name: their alerts are listed, but no map of the page below shows this layer.
+  const unmapped = await layer({
+    name: 'Air (not on this map)',
+    entityType: 'AirQualityObserved',
+    attributes: ['name', 'no2'],
+    style: { colour: STAR_COLOUR, radius: 8, icon: 'circle', colourBy: 'alert', cluster: false },
+    alertRules: [{ attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO2 at {value}' }],
+  })
+  await api(admins, 'POST', '/api/pages', {
+    title: 'Alerts and a map',
+    slug: 'alerts-and-map',
+    tenant: 'santander',
+    _status: 'published',
+    layout: [
+      { blockType: 'alertsPanel', title: 'Alerts now', layers: [air, unmapped], minimumLevel: 'critical' },
+      { blockType: 'mapView', title: 'Air map', layers: [air], height: 'medium', legend: true },
+    ],
+  })
   await api(admins, 'POST', '/api/pages', {
     title: 'Map and weather',
     slug: 'map-and-weather',
@@ -131,7 +151,7 @@ describe('basemaps, markers, address search and weather', () => {
   it('with the network closed, falls back to the bundled basemap: sea and land around the Santander coast, and says so', async () => {
     await setBasemap({ kind: 'auto' })
     const { page, blocked, dialogs } = await citizen()
-    await page.goto(`${baseUrl}/map-and-weather`)
+    await page.goto(`${baseUrl}/en/map-and-weather`)
     const map = coastMap(page)
     await expect.poll(() => map.locator('.map-offline-note').textContent(), { timeout: 30_000 }).toMatch(/Offline map: the online basemap cannot be reached/)
     await expect.poll(async () => (await pixelsOfColour(map, OFFLINE_COLOURS.sea, 6)).length, { timeout: 30_000 }).toBeGreaterThan(5_000)
@@ -175,9 +195,32 @@ describe('basemaps, markers, address search and weather', () => {
     await context.close()
   })
 
+  it('fetches no other page while it loads: a link fetches its page once the reader points at it or focuses it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } })
+    const page = await context.newPage()
+    const otherPages: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('_rsc=')) otherPages.push(new URL(request.url()).pathname)
+    })
+    // The default language's address: its language link names another (`/es/…`), which Next would prefetch.
+    await page.goto(`${baseUrl}/map-and-weather`)
+    await page.waitForSelector('.map-frame[aria-busy="false"]', { timeout: 60_000 })
+    await page.waitForLoadState('networkidle')
+    expect(otherPages, 'pages fetched before any intent').toEqual([])
+    const statement = page.locator('footer a[href*="/accessibility"]')
+    await statement.hover()
+    await expect.poll(() => otherPages.some((path) => path.endsWith('/accessibility'))).toBe(true)
+    await page.locator('a.site-title').focus()
+    await expect.poll(() => otherPages.some((path) => path === '/' || path === '/es')).toBe(true)
+    await statement.click()
+    await page.waitForURL(/\/accessibility/)
+    await expect(page.locator('main h1').textContent()).resolves.toBeTruthy()
+    await context.close()
+  })
+
   it('draws each layer in its shape, and critical alerts with a dark outline; the legend shows the same symbols', async () => {
     const { page } = await citizen()
-    await page.goto(`${baseUrl}/map-and-weather`)
+    await page.goto(`${baseUrl}/en/map-and-weather`)
     const map = shapesMap(page)
     await page.locator('.map-frame[aria-busy="false"]').nth(1).waitFor({ timeout: 60_000 })
     await expect.poll(async () => (await markerFills(map, SQUARE_COLOUR)).length, { timeout: 30_000 }).toBeGreaterThan(2)
@@ -201,7 +244,7 @@ describe('basemaps, markers, address search and weather', () => {
   it('draws the online basemap from a (local) tile server configured in Site settings', async () => {
     await setBasemap({ kind: 'url', url: tiles.styleUrl })
     const { page, blocked } = await citizen(undefined, true)
-    await page.goto(`${baseUrl}/map-and-weather`)
+    await page.goto(`${baseUrl}/en/map-and-weather`)
     const map = coastMap(page)
     await expect.poll(async () => (await pixelsOfColour(map, ONLINE_COLOURS.sea, 6)).length, { timeout: 30_000 }).toBeGreaterThan(5_000)
     await expect.poll(async () => (await pixelsOfColour(map, ONLINE_COLOURS.land, 6)).length, { timeout: 30_000 }).toBeGreaterThan(5_000)
@@ -215,7 +258,7 @@ describe('basemaps, markers, address search and weather', () => {
     try {
       const { page } = await citizen(undefined, true)
       const started = Date.now()
-      await page.goto(`${baseUrl}/map-and-weather`)
+      await page.goto(`${baseUrl}/en/map-and-weather`)
       const map = coastMap(page)
       await map.locator('.map-offline-note').waitFor({ timeout: BASEMAP_TIMEOUT_MS + 10_000 })
       const shownAfter = Date.now() - started
@@ -235,7 +278,7 @@ describe('basemaps, markers, address search and weather', () => {
 
   it('finds an address with the keyboard, moves the map there and marks it; a hostile label stays text', async () => {
     const { page, dialogs } = await citizen()
-    await page.goto(`${baseUrl}/map-and-weather`)
+    await page.goto(`${baseUrl}/en/map-and-weather`)
     const search = page.getByRole('combobox', { name: 'Search an address' }).first()
     await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
     await search.fill('Sardinero')
@@ -244,8 +287,17 @@ describe('basemaps, markers, address search and weather', () => {
     await search.press('ArrowDown')
     await expect(option.getAttribute('aria-selected')).resolves.toBe('true')
     await search.press('Enter')
+    // Picked: the list closes and stays closed (no new search of the picked label).
+    const list = page.getByRole('listbox', { name: 'Addresses found' }).first()
+    await expect.poll(() => list.isVisible()).toBe(false)
+    await page.waitForTimeout(1_500)
+    expect(await list.isVisible()).toBe(false)
+    await expect(search.getAttribute('aria-expanded')).resolves.toBe('false')
     const map = coastMap(page)
     const pin = map.locator('.place-pin')
+    // Drawn (SVG), not an emoji that needs an emoji font.
+    expect(await pin.locator('svg').count()).toBe(1)
+    expect(await pin.textContent()).not.toMatch(/\p{Extended_Pictographic}/u)
     await expect(pin.textContent()).resolves.toContain('Playa del Sardinero')
     // After the flight the found place sits in the middle of the map.
     await expect
@@ -271,9 +323,9 @@ describe('basemaps, markers, address search and weather', () => {
 
   it('keeps an entity named with markup as text in the popup', async () => {
     const { page, dialogs } = await citizen()
-    await page.goto(`${baseUrl}/map-and-weather`)
+    await page.goto(`${baseUrl}/en/map-and-weather`)
     await page.locator('.map-frame[aria-busy="false"]').nth(1).waitFor({ timeout: 60_000 })
-    await page.getByRole('button', { name: 'Show as table' }).click()
+    await page.locator('.map-view').nth(1).getByRole('button', { name: 'Show as table' }).click()
     await page.locator('.map-table').getByRole('row').filter({ hasText: HOSTILE_NAME }).first().getByRole('button', { name: 'Show on map' }).click()
     // Both maps show the air layer, so both open the feature's popup: read the one under the table.
     await expect.poll(() => shapesMap(page).locator('.maplibregl-popup h3').textContent(), { timeout: 10_000 }).toBe(HOSTILE_NAME)
@@ -285,22 +337,34 @@ describe('basemaps, markers, address search and weather', () => {
     const { page } = await citizen()
     await page.goto(`${baseUrl}/map-and-weather`)
     const block = page.locator('.weather-now')
-    await expect.poll(() => block.textContent(), { timeout: 15_000 }).toMatch(/16\.4 °C/)
+    await expect.poll(() => block.textContent(), { timeout: 15_000 }).toMatch(/16,4 °C/)
     const text = await block.textContent()
     expect(text).toMatch(/Santander/)
-    expect(text).toMatch(/broken clouds/)
-    expect(text).toMatch(/Humidity\s*78 %/)
+    // In the city's language (Spanish at the unprefixed address), the conditions (803) and numbers included.
+    expect(text).toMatch(/muy nuboso/)
+    expect(text).toMatch(/Humedad\s*78 %/)
+    expect(text).toMatch(/Observado el /)
     const observed = await block.locator('time').getAttribute('datetime')
     expect(Date.now() - Date.parse(observed!)).toBeLessThan(15 * 60_000)
+    // In the city's time zone (Santander's is Madrid's), as every other time on the page.
+    const madrid = new Intl.DateTimeFormat('es', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Madrid' }).format(Date.parse(observed!))
+    expect(await block.locator('time').textContent()).toContain(madrid)
+    expect(await block.locator('time').textContent()).not.toMatch(/UTC/)
+    // The same conditions in Portuguese and English at those addresses.
+    for (const [locale, conditions] of [['pt', /muito nublado/], ['en', /broken clouds/]] as const) {
+      await page.goto(`${baseUrl}/${locale}/map-and-weather`)
+      await expect.poll(() => page.locator('.weather-now').textContent(), { timeout: 15_000 }).toMatch(conditions)
+    }
   })
 
   it('lays the page out at 1366 px and at 375 px', async () => {
     for (const [name, viewport] of [
       ['map-page-desktop', { width: 1366, height: 900 }],
       ['map-page-phone', { width: 375, height: 800 }],
+      ['map-page-320', { width: 320, height: 640 }],
     ] as const) {
       const { page } = await citizen(viewport)
-      await page.goto(`${baseUrl}/map-and-weather`)
+      await page.goto(`${baseUrl}/en/map-and-weather`)
       await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
       await expect.poll(() => page.locator('.weather-now').textContent(), { timeout: 15_000 }).toMatch(/°C/)
       // Nothing wider than the screen.
@@ -309,5 +373,224 @@ describe('basemaps, markers, address search and weather', () => {
       const png = await page.screenshot()
       expect((await sharp(png).metadata()).width).toBe(viewport.width)
     }
+  })
+})
+
+/** West, south, east, north and zoom of a map's view (MapCanvas writes them on the map's element). */
+async function viewOf(map: Locator): Promise<number[]> {
+  const view = await map.locator('.maplibregl-map').getAttribute('data-view')
+  return (view ?? '').split(',').map(Number)
+}
+
+/** The element with focus is inside `selector` (a popup, a sheet). */
+const focusIsIn = (page: Page, selector: string) => page.evaluate((inside) => Boolean(document.activeElement?.closest(inside)), selector)
+
+/** The box of a locator lies inside the viewport (and inside `frame` when given). */
+async function whollyVisible(page: Page, target: Locator, frame?: Locator): Promise<boolean> {
+  const box = await target.boundingBox()
+  const viewport = page.viewportSize()!
+  if (!box || box.width < 1 || box.height < 1) return false
+  const inView = box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width + 0.5 && box.y + box.height <= viewport.height + 0.5
+  if (!frame) return inView
+  const outer = (await frame.boundingBox())!
+  return inView && box.x >= outer.x - 0.5 && box.y >= outer.y - 0.5 && box.x + box.width <= outer.x + outer.width + 0.5 && box.y + box.height <= outer.y + outer.height + 0.5
+}
+
+describe('a map that cooperates: popups that fit, the page that scrolls, the keyboard path', () => {
+  for (const [name, viewport] of [
+    ['desktop', { width: 1366, height: 900 }],
+    ['phone', { width: 375, height: 812 }],
+  ] as const) {
+    it(`opens a popup wholly in view, whose "Full history" link is clickable (${name}, ${viewport.width} px)`, async () => {
+      const { page } = await citizen(viewport)
+      await page.goto(`${baseUrl}/en/map-and-weather`)
+      const block = page.locator('.map-view').nth(1)
+      await block.scrollIntoViewIfNeeded()
+      await page.locator('.map-frame[aria-busy="false"]').nth(1).waitFor({ timeout: 60_000 })
+      await block.getByRole('button', { name: 'Show as table' }).click()
+      const row = block.locator('.map-table').getByRole('row').filter({ has: page.getByRole('button', { name: 'History (24 h)' }) }).filter({ hasNotText: HOSTILE_NAME }).first()
+      await row.getByRole('button', { name: 'Show on map' }).click()
+      // A popup over the map on a wide screen, a sheet below it on a phone; focus goes into it.
+      const popup = name === 'desktop' ? shapesMap(page).locator('.maplibregl-popup') : block.locator('.map-sheet')
+      await popup.waitFor({ timeout: 10_000 })
+      await expect.poll(() => focusIsIn(page, '.map-popup-box'), { timeout: 10_000 }).toBe(true)
+      // Only the map whose table asked opens it.
+      expect(await coastMap(page).locator('.maplibregl-popup').count()).toBe(0)
+      await popup.getByRole('button', { name: 'History (24 h)' }).click()
+      const link = popup.getByRole('link', { name: 'Full history' })
+      await link.waitFor({ timeout: 15_000 })
+      await popup.locator('.history-chart, canvas').first().waitFor({ timeout: 30_000 }).catch(() => undefined)
+      await page.waitForTimeout(1_000)
+      if (name === 'desktop') {
+        // The whole popup is inside the map frame (the map pans; a tall popup scrolls inside).
+        await expect.poll(() => whollyVisible(page, popup, shapesMap(page)), { timeout: 10_000 }).toBe(true)
+      }
+      await link.scrollIntoViewIfNeeded()
+      expect(await whollyVisible(page, link, name === 'desktop' ? shapesMap(page) : undefined)).toBe(true)
+      await screenshot(page, `map-popup-history-${name}`)
+      // The link itself gets the click (nothing covers it), and leads to the history.
+      await link.click({ timeout: 5_000 })
+      await page.waitForURL(/\/layers\/\d+\/history\?/, { timeout: 30_000 })
+    })
+  }
+
+  it('lets the wheel scroll the page over the map without zooming it, and says how to zoom', async () => {
+    const { page } = await citizen({ width: 1366, height: 900 })
+    await page.goto(`${baseUrl}/en/map-and-weather`)
+    const map = coastMap(page)
+    await map.scrollIntoViewIfNeeded()
+    await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
+    await expect.poll(async () => (await viewOf(map)).length, { timeout: 10_000 }).toBe(5)
+    await page.waitForTimeout(500)
+    const before = await viewOf(map)
+    const box = (await map.boundingBox())!
+    const scrolled = await page.evaluate(() => window.scrollY)
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.mouse.wheel(0, 400)
+    await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 5_000 }).toBeGreaterThan(scrolled + 100)
+    await page.waitForTimeout(800)
+    expect((await viewOf(map))[4]).toBeCloseTo(before[4], 3)
+    // MapLibre's notice, in the page's language.
+    expect(await map.locator('.maplibregl-cooperative-gesture-screen').textContent()).toMatch(/Use (Ctrl|⌘) \+ scroll to zoom the map/)
+    const spanish = await citizen({ width: 1366, height: 900 })
+    await spanish.page.goto(`${baseUrl}/map-and-weather`)
+    await spanish.page.locator('.map-frame').first().scrollIntoViewIfNeeded()
+    await spanish.page.locator('.maplibregl-cooperative-gesture-screen').first().waitFor({ state: 'attached', timeout: 60_000 })
+    expect(await spanish.page.locator('.maplibregl-cooperative-gesture-screen').first().textContent()).toMatch(/rueda del ratón/)
+  })
+
+  it('fits the first view to the data: on a phone nearly all the stations are in view', async () => {
+    const { page } = await citizen({ width: 375, height: 812 })
+    await page.goto(`${baseUrl}/en/map-and-weather`)
+    const map = coastMap(page)
+    await map.scrollIntoViewIfNeeded()
+    await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
+    const stations = await page.evaluate(async (id) => {
+      const body = (await (await fetch(`/api/layers/${id}/features?city=santander`)).json()) as { features: { geometry: { coordinates: number[] } }[] }
+      return body.features.map((feature) => feature.geometry.coordinates)
+    }, airLayer)
+    expect(stations.length).toBeGreaterThan(10)
+    const inView = async () => {
+      const [west, south, east, north] = await viewOf(map)
+      return stations.filter(([lon, lat]) => lon >= west && lon <= east && lat >= south && lat <= north).length
+    }
+    await expect.poll(inView, { timeout: 15_000 }).toBeGreaterThanOrEqual(Math.floor(stations.length * 0.9))
+    await screenshot(page, 'map-fitted-phone')
+  })
+
+  it('offers "Show on map" only for alerts of a layer on a map of the page; focus goes into the popup, in view, and back on closing', async () => {
+    const { page } = await citizen({ width: 1366, height: 900 })
+    await page.goto(`${baseUrl}/en/alerts-and-map`)
+    const alerts = page.locator('.alerts-panel .alert-list li')
+    await alerts.first().waitFor({ timeout: 30_000 })
+    await page.locator('.map-frame').first().scrollIntoViewIfNeeded()
+    await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
+    const unmapped = alerts.filter({ hasText: 'Air (not on this map)' })
+    const mapped = alerts.filter({ hasText: 'Air (squares)' })
+    await expect.poll(() => mapped.getByRole('button', { name: 'Show on map' }).count(), { timeout: 10_000 }).toBeGreaterThan(0)
+    expect(await unmapped.count()).toBeGreaterThan(0)
+    expect(await unmapped.getByRole('button', { name: 'Show on map' }).count()).toBe(0)
+
+    const button = mapped.first().getByRole('button', { name: 'Show on map' })
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await button.focus()
+    await page.keyboard.press('Enter')
+    const popup = page.locator('.maplibregl-popup')
+    await expect.poll(() => focusIsIn(page, '.maplibregl-popup'), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => whollyVisible(page, popup, page.locator('.map-frame').first()), { timeout: 10_000 }).toBe(true)
+    await screenshot(page, 'map-alert-popup')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => popup.count()).toBe(0)
+    expect(await button.evaluate((element) => element === document.activeElement)).toBe(true)
+
+    // The same with the popup's close button.
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focusIsIn(page, '.maplibregl-popup'), { timeout: 10_000 }).toBe(true)
+    await popup.locator('.maplibregl-popup-close-button').click()
+    await expect.poll(() => popup.count()).toBe(0)
+    expect(await button.evaluate((element) => element === document.activeElement)).toBe(true)
+  })
+
+  it('searches addresses only in the city shown', async () => {
+    const { page } = await citizen({ width: 1366, height: 900 })
+    const asked: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/api/geocode')) asked.push(request.url())
+    })
+    await page.goto(`${baseUrl}/en/map-and-weather`)
+    await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
+    const search = page.getByRole('combobox', { name: 'Search an address' }).first()
+    // Porto and Paris are in the gazetteer, but not in Santander.
+    for (const elsewhere of ['Porto', 'Paris']) {
+      await search.fill(elsewhere)
+      await page.getByText('No address found in this city.').first().waitFor({ timeout: 15_000 })
+      expect(await page.getByRole('option').count()).toBe(0)
+    }
+    const bbox = new URL(asked.at(-1)!).searchParams.get('bbox')!.split(',').map(Number)
+    const [west, south, east, north] = bbox
+    expect(west).toBeLessThan(-3.81)
+    expect(east).toBeGreaterThan(-3.81)
+    expect(south).toBeLessThan(43.46)
+    expect(north).toBeGreaterThan(43.46)
+    await search.fill('Sardinero')
+    const option = page.getByRole('option', { name: /Playa del Sardinero/ })
+    await option.waitFor({ timeout: 15_000 })
+    await option.click()
+    await expect.poll(() => page.getByRole('option').count()).toBe(0)
+    await page.waitForTimeout(1_500)
+    expect(await page.getByRole('listbox', { name: 'Addresses found' }).first().isVisible()).toBe(false)
+  })
+
+  it('walks with the keyboard alone from the skip link to a place on the map, its history link and back, with every stop visible', async () => {
+    const { page } = await citizen({ width: 1366, height: 900 })
+    await page.goto(`${baseUrl}/en/map-and-weather`)
+    await page.locator('.map-frame[aria-busy="false"]').first().waitFor({ timeout: 60_000 })
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null
+        if (!element || element === document.body) return { text: '', visible: false, tag: 'body', name: '' }
+        const box = element.getBoundingClientRect()
+        const style = getComputedStyle(element)
+        // Not clipped away: no 1-pixel screen-reader box, not hidden.
+        const visible = box.width > 2 && box.height > 2 && style.visibility !== 'hidden' && !element.closest('.sr-only') && !element.closest('[hidden]')
+        return { text: (element.textContent ?? '').trim().slice(0, 60), visible, tag: element.tagName, name: element.getAttribute('aria-label') ?? '' }
+      })
+    await page.keyboard.press('Tab')
+    expect((await focused()).text).toBe('Skip to content')
+    await page.keyboard.press('Enter')
+    const shapes = page.locator('.map-view').nth(1)
+    const toggle = shapes.getByRole('button', { name: 'Show as table' })
+    const stops: string[] = []
+    for (let step = 0; step < 120; step++) {
+      await page.keyboard.press('Tab')
+      const now = await focused()
+      stops.push(`${now.tag}:${now.text || now.name}`)
+      expect(now.visible, `tab stop ${step} (${stops.at(-1)}) is visible`).toBe(true)
+      if (await toggle.evaluate((element) => element === document.activeElement)) break
+    }
+    expect(await toggle.evaluate((element) => element === document.activeElement), stops.join(' | ')).toBe(true)
+    await page.keyboard.press('Enter')
+    let showOnMap: Locator | undefined
+    for (let step = 0; step < 40 && !showOnMap; step++) {
+      await page.keyboard.press('Tab')
+      const now = await focused()
+      expect(now.visible).toBe(true)
+      if (now.text === 'Show on map') showOnMap = page.locator(':focus')
+    }
+    expect(showOnMap).toBeDefined()
+    const rowButton = await page.evaluateHandle(() => document.activeElement)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => focusIsIn(page, '.maplibregl-popup'), { timeout: 10_000 }).toBe(true)
+    for (let step = 0; step < 10 && (await focused()).text !== 'History (24 h)'; step++) await page.keyboard.press('Tab')
+    expect((await focused()).text).toBe('History (24 h)')
+    await page.keyboard.press('Enter')
+    await shapesMap(page).getByRole('link', { name: 'Full history' }).waitFor({ timeout: 15_000 })
+    for (let step = 0; step < 10 && (await focused()).text !== 'Full history'; step++) await page.keyboard.press('Tab')
+    expect((await focused()).text).toBe('Full history')
+    expect(await whollyVisible(page, page.locator(':focus'), shapesMap(page))).toBe(true)
+    await screenshot(page, 'map-keyboard-history-link')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => shapesMap(page).locator('.maplibregl-popup').count()).toBe(0)
+    expect(await rowButton.evaluate((element) => element === document.activeElement)).toBe(true)
   })
 })

@@ -100,7 +100,7 @@ describe('what search engines and feed readers find', () => {
     await page.goto(`${baseUrl}/posts`)
     expect(await page.locator('link[rel="alternate"][type="application/atom+xml"]').getAttribute('href')).toBe(`${baseUrl}/posts/feed.xml`)
     await screenshot(page, 'news-feed-link')
-    await page.getByRole('link', { name: /feed reader/i }).click()
+    await page.getByRole('link', { name: /feed reader|lector de feeds/i }).click()
     await page.waitForURL(/\/posts\/feed\.xml$/)
   })
 
@@ -134,7 +134,7 @@ describe('on a phone, with the keyboard', () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true })
     const small = await phone.newPage()
     await small.goto(`${baseUrl}/posts`)
-    const feedLink = small.getByRole('link', { name: /feed reader/i })
+    const feedLink = small.getByRole('link', { name: /feed reader|lector de feeds/i })
     for (let presses = 0; presses < 30 && !(await feedLink.evaluate((link) => link === document.activeElement)); presses++) await small.keyboard.press('Tab')
     expect(await feedLink.evaluate((link) => link === document.activeElement)).toBe(true)
     const box = await feedLink.boundingBox()

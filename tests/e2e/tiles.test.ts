@@ -9,7 +9,7 @@ import { createFirstUser } from '../helpers/accounts'
 import { launchBrowser, screenshot } from './browser'
 import { twoCitySettings } from './cities'
 import { type OwnServer, startOwnServer } from './own-server'
-import { pixelsOfColour } from './pixels'
+import { markerCentre, pixelsOfColour } from './pixels'
 import { restAs } from './rest'
 
 // A layer above the tile threshold, on a server of its own with a low LAYER_TILES_THRESHOLD (the
@@ -43,6 +43,12 @@ beforeAll(async () => {
       alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
     })
   ).doc.id
+  // The rule's message in English (rows are shared; their messages are per language).
+  const stored = await call<{ alertRules: { id: string }[] }>('GET', `/api/map-layers/${layerId}?locale=es`)
+  await call('PATCH', `/api/map-layers/${layerId}?locale=en`, {
+    name: 'Air (tiled)',
+    alertRules: [{ id: stored.alertRules[0].id, attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 reading of {value} (en)' }],
+  })
   await call('POST', '/api/pages', {
     title: 'Tiled map',
     slug: 'tiled-map',
@@ -84,14 +90,15 @@ describe('a layer above the tile threshold', () => {
     const table = page.locator('.entity-table')
     await expect.poll(() => table.locator('tbody th').count(), { timeout: 20_000 }).toBe(10)
     const first = await table.locator('tbody th').allTextContents()
-    await table.getByRole('button', { name: 'Next' }).click()
+    await table.getByRole('button', { name: /^(Next|Siguiente)$/ }).click()
     await expect.poll(async () => (await table.locator('tbody th').allTextContents()).join('|'), { timeout: 20_000 }).not.toBe(first.join('|'))
-    expect(await table.locator('.pager [aria-live]').textContent()).toMatch(/Page 2 of 6 \(60 rows\)/)
+    expect(await table.locator('.pager [aria-live]').textContent()).toMatch(/Page 2 of 6 \(60 rows\)|Página 2 de 6 \(60 filas\)/)
     expect(requests.some((url) => url.includes(`/api/layers/${layerId}/features?`) && url.includes('offset=10') && url.includes('limit=10'))).toBe(true)
 
     // Sorted by the server: no2 ascending across the whole layer, from its first page.
     await table.getByRole('button', { name: 'no2' }).click()
-    const no2 = async () => (await table.locator('tbody td:nth-of-type(1)').allTextContents()).map(Number)
+    // Spanish numbers: a decimal comma.
+    const no2 = async () => (await table.locator('tbody td:nth-of-type(1)').allTextContents()).map((text) => Number(text.replace(',', '.')))
     await expect.poll(async () => requests.some((url) => url.includes('sort=no2') && url.includes('order=ascending')), { timeout: 20_000 }).toBe(true)
     await expect.poll(async () => (await no2()).length, { timeout: 20_000 }).toBe(10)
     const sorted = await no2()
@@ -99,13 +106,30 @@ describe('a layer above the tile threshold', () => {
     await page.close()
   })
 
+  it("writes a clicked point's alert in the reader's language in its popup", async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } })
+    await page.goto(`${baseUrl}/en/tiled-map`)
+    await page.locator('.map-frame[aria-busy="false"]').waitFor({ timeout: 60_000 })
+    const map = page.locator('.map-frame').first()
+    const popup = map.locator('.maplibregl-popup')
+    // A click on one of the server's clusters zooms in two levels: click until a point of its own opens its popup.
+    for (let attempt = 0; attempt < 8 && (await popup.count()) === 0; attempt++) {
+      await expect.poll(async () => (await pixelsOfColour(map, COLOUR, 60)).length, { timeout: 30_000 }).toBeGreaterThan(20)
+      await map.click({ position: markerCentre(await pixelsOfColour(map, COLOUR, 60))! })
+      await page.waitForTimeout(1_500)
+    }
+    // The tile carries the rule and the value; the page writes the English message, its number in English.
+    await expect.poll(() => popup.locator('.alert').textContent(), { timeout: 10_000 }).toMatch(/^NO2 reading of \d+(\.\d+)? \(en\)$/)
+    await page.close()
+  })
+
   it('downloads the whole layer as CSV from the server', async () => {
     const context = await browser.newContext({ acceptDownloads: true })
     const page = await context.newPage()
     await page.goto(`${baseUrl}/tiled-map`)
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.entity-table').getByRole('link', { name: 'Download CSV' }).click()])
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.entity-table').getByRole('link', { name: /^(Download|Descargar) CSV$/ }).click()])
     const lines = readFileSync((await download.path())!, 'utf8').trim().split('\r\n')
-    expect(lines[0]).toBe('id,name,no2,longitude,latitude')
+    expect(lines[0]).toMatch(/^id,Name,Observed at,NO2( \(µg\/m³\))?,longitude,latitude$/)
     expect(lines).toHaveLength(61)
     await context.close()
   })
@@ -122,7 +146,7 @@ describe('a layer above the tile threshold', () => {
     await expect.poll(() => requests.some((url) => url.includes(`/api/layers/${layerId}/preview?`) && url.includes('city=porto')), { timeout: 20_000 }).toBe(true)
     // The count of Porto's stations is the one the table pages through.
     const pager = page.locator('.entity-table .pager [aria-live]')
-    const rowsAndKpi = async () => [/\((\d+) rows\)/.exec((await pager.textContent()) ?? '')?.[1], await kpi.textContent()]
+    const rowsAndKpi = async () => [/\((\d+) (?:rows|filas)\)/.exec((await pager.textContent()) ?? '')?.[1], await kpi.textContent()]
     await expect.poll(async () => (([rows, count]) => rows !== undefined && rows === count)(await rowsAndKpi()), { timeout: 20_000 }).toBe(true)
     await expect.poll(() => page.locator('.alerts-panel').textContent(), { timeout: 20_000 }).toMatch(/NO2 at [\d.]+/)
     await page.close()

@@ -51,5 +51,8 @@ export default async function setup(project: TestProject) {
   const file = path.join(os.tmpdir(), `${runId}.db`)
   project.provide('databaseUri', `file:${file}`)
   await migrateTestDatabase(project, `file:${file}`)
-  return () => rmSync(file, { force: true })
+  // The database and its write-ahead log.
+  return () => {
+    for (const name of [file, `${file}-wal`, `${file}-shm`]) rmSync(name, { force: true })
+  }
 }

@@ -185,7 +185,7 @@ describe('with email off', () => {
       )
       expect(JSON.parse(text)).toMatchObject({ error: expect.stringMatching(/no email/) })
       const page = await (await fetch(`${server.baseUrl}/alerts/subscribe`)).text()
-      expect(page).toMatch(/does not send email/)
+      expect(page).toMatch(/does not send email|no envía correo/)
       expect(page).not.toMatch(/<form/)
     }
   })

@@ -1,3 +1,6 @@
+import http from 'node:http'
+import { gunzipSync } from 'node:zlib'
+
 import { describe, expect, it } from 'vitest'
 
 import { call, servers } from './http'
@@ -8,6 +11,21 @@ async function firstChunk(server: Parameters<typeof call>[0]) {
   const chunk = html.match(/\/_next\/static\/chunks\/[\w./-]+\.js/)?.[0]
   expect(chunk, 'a chunk in the home page').toBeDefined()
   return chunk as string
+}
+
+
+/** An answer's bytes as they came over the wire (fetch would undo the encoding and hide the length). */
+function rawAnswer(url: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, headers: { 'accept-encoding': 'gzip, deflate, br' } }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }))
+      response.on('error', reject)
+    })
+    request.on('error', reject)
+    request.end()
+  })
 }
 
 describe.each(servers())('V12 Files: static answers compressed at build time ($name)', (server) => {
@@ -27,6 +45,35 @@ describe.each(servers())('V12 Files: static answers compressed at build time ($n
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
       expect(await answer.text()).toBe(script)
     }
+  })
+
+  it('sends a cached page gzipped the same way every time, whole and with its length, and anew once the page changes', async () => {
+    const slug = `compressed-${Date.now()}`
+    const created = await call(server, 'admin', 'POST', '/api/pages', { title: 'Compressed once', slug, _status: 'published', layout: [] })
+    expect(created.status).toBe(201)
+    const { doc } = (await created.json()) as { doc: { id: number | string } }
+    const url = `${server.baseUrl}/en/${slug}`
+    // The first visit renders the page into Next's cache; the next ones are answered from it.
+    expect((await rawAnswer(url)).status).toBe(200)
+    const answers = [await rawAnswer(url), await rawAnswer(url), await rawAnswer(url)]
+    for (const answer of answers) {
+      expect(answer.status).toBe(200)
+      expect(answer.headers['content-encoding']).toBe('gzip')
+      expect(answer.headers.vary).toMatch(/Accept-Encoding/i)
+      if (answer.headers['content-length']) expect(Number(answer.headers['content-length'])).toBe(answer.body.length)
+      expect(answer.headers.etag).toBe(answers[0]!.headers.etag)
+      expect(gunzipSync(answer.body).toString()).toBe(gunzipSync(answers[0]!.body).toString())
+    }
+    expect(gunzipSync(answers[0]!.body).toString()).toContain('Compressed once')
+    const head = await rawAnswer(url, 'HEAD')
+    expect(head.status).toBe(200)
+    expect(head.body.length).toBe(0)
+    expect(head.headers['content-encoding']).toBe('gzip')
+
+    expect((await call(server, 'admin', 'PATCH', `/api/pages/${doc.id}`, { title: 'Compressed again' })).status).toBe(200)
+    await expect.poll(async () => gunzipSync((await rawAnswer(url)).body).toString(), { timeout: 15_000 }).toContain('Compressed again')
+    const changed = await rawAnswer(url)
+    expect(gunzipSync(changed.body).toString()).not.toContain('Compressed once')
   })
 
   it('serves nothing from the compressed copies or their manifest by a crafted path', async () => {

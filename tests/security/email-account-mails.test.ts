@@ -10,10 +10,11 @@ import { linksOf, type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp'
 import { call, expectRefusal, servers } from './http'
 import { type AppServer, freshPostgresDatabase, startAppServer } from './servers'
 
-// Password reset by email on the production build, with a real SMTP server started here, on
-// SQLite and on PostgreSQL with Redis: tokens work once and expire; the answer and the budgets
-// tell nothing about which addresses have accounts; nothing a caller or an admin types can add a
-// mail header. And with email off (the shared servers have no SMTP), the features refuse openly.
+// Password reset and account verification by email on the production build, with a real SMTP
+// server started here, on SQLite and on PostgreSQL with Redis: tokens work once and expire; the
+// answers and the budgets tell nothing about which addresses have accounts; nothing a caller or an
+// admin types can add a mail header. And with email off (the shared servers have no SMTP), the
+// features refuse openly.
 
 const engines = ['sqlite', ...(process.env.TEST_POSTGRES_URI ? ['postgres'] : [])] as const
 const PASSWORD = 'Reset-passphrase-2026'
@@ -40,15 +41,17 @@ async function startMailingServer(engine: (typeof engines)[number]): Promise<Mai
   return { server, smtp, databaseUri, cleanup: async () => (server.stop(), await smtp.close(), await drop()) }
 }
 
-/** Moves an account's reset expiry into the past, as an hour's wait would. */
-async function expireResetToken(databaseUri: string, email: string) {
+type ExpiryColumn = 'reset_password_expiration' | 'verification_expires_at'
+
+/** Moves an account's reset or verification link expiry into the past, as the wait would. */
+async function expireLink(databaseUri: string, column: ExpiryColumn, email: string) {
   const past = new Date(Date.now() - 60_000).toISOString()
   if (databaseUri.startsWith('file:')) {
     const client = createClient({ url: databaseUri })
     try {
       // The server writes to the same file (its jobs runner): wait for it as the server does.
       await client.execute('PRAGMA busy_timeout = 10000')
-      await client.execute({ sql: 'UPDATE users SET reset_password_expiration = ? WHERE email = ?', args: [past, email] })
+      await client.execute({ sql: `UPDATE users SET ${column} = ? WHERE email = ?`, args: [past, email] })
     } finally {
       client.close()
     }
@@ -57,7 +60,7 @@ async function expireResetToken(databaseUri: string, email: string) {
   const client = new pg.Client({ connectionString: databaseUri })
   await client.connect()
   try {
-    await client.query('UPDATE users SET reset_password_expiration = $1 WHERE email = $2', [past, email])
+    await client.query(`UPDATE users SET ${column} = $1 WHERE email = $2`, [past, email])
   } finally {
     await client.end()
   }
@@ -80,15 +83,16 @@ describe.each(engines)('V2/V5 password reset by email (%s, production build, rea
   const signIn = (email: string, password: string) => post('/api/users/login', { email, password })
 
   let accounts = 0
+  /** An account an admin made and marked verified (the reset cases need no verification mail in the way). */
   async function account() {
     const email = `holder-${++accounts}-${engine}@example.org`
-    const response = await post('/api/users', { email, password: PASSWORD, name: 'Holder' })
+    const response = await post('/api/users', { email, password: PASSWORD, name: 'Holder', _verified: true }, newClient(), { authorization: `JWT ${adminToken}` })
     expect(response.status, await response.clone().text()).toBe(201)
     return email
   }
 
   async function tokenMailedTo(email: string) {
-    const mail = await mailing.smtp.waitForMail((candidate) => candidate.envelopeTo.includes(email), 30_000)
+    const mail = await mailing.smtp.waitForMail((candidate) => candidate.envelopeTo.includes(email) && linksOf(candidate).some((url) => url.includes('/admin/reset/')), 30_000)
     const link = linksOf(mail).find((url) => url.includes('/admin/reset/'))!
     expect(link.startsWith(`${mailing.server.baseUrl}/admin/reset/`)).toBe(true)
     return decodeURIComponent(link.split('/admin/reset/')[1]!)
@@ -119,7 +123,7 @@ describe.each(engines)('V2/V5 password reset by email (%s, production build, rea
     const email = await account()
     await forgot(email)
     const token = await tokenMailedTo(email)
-    await expireResetToken(mailing.databaseUri, email)
+    await expireLink(mailing.databaseUri, 'reset_password_expiration', email)
     expect(await expectRefusal(await reset(token, NEW_PASSWORD), 403)).toMatch(/invalid or has expired/)
     expect((await signIn(email, PASSWORD)).status).toBe(200)
   })
@@ -177,6 +181,88 @@ describe.each(engines)('V2/V5 password reset by email (%s, production build, rea
     expect(mail.envelopeTo).toEqual([holder])
     expect(mailing.smtp.mails.some((candidate) => candidate.envelopeTo.includes(victim))).toBe(false)
     expect(mail.headers.has('bcc')).toBe(false)
+  })
+})
+
+describe.each(engines)('V2 account verification by email (%s, production build, real SMTP)', (engine) => {
+  let mailing: Mailing
+  let clients = 0
+  const newClient = () => `192.0.2.${100 + ++clients}`
+
+  const post = (route: string, body: unknown) =>
+    fetch(`${mailing.server.baseUrl}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: mailing.server.baseUrl, 'x-forwarded-for': newClient() },
+      body: JSON.stringify(body),
+    })
+  const signIn = (email: string) => post('/api/users/login', { email, password: PASSWORD })
+  const verify = (token: string) => post('/api/account/verify', { t: token })
+
+  let accounts = 0
+  /** A sign-up (ALLOW_SIGNUP is on), with whatever extra fields the caller sends, and the token its mail carries. */
+  async function signUp(extra: Record<string, unknown> = {}) {
+    const email = `newcomer-${++accounts}-${engine}@example.org`
+    const response = await post('/api/users', { email, password: PASSWORD, name: 'Newcomer', ...extra })
+    expect(response.status, await response.clone().text()).toBe(201)
+    const mail = await mailing.smtp.waitForMail((candidate) => candidate.envelopeTo.includes(email), 30_000)
+    const link = linksOf(mail).find((url) => url.includes('/account/verify?'))!
+    expect(link.startsWith(`${mailing.server.baseUrl}/account/verify?t=`)).toBe(true)
+    return { email, link, token: new URL(link).searchParams.get('t')! }
+  }
+
+  beforeAll(async () => {
+    mailing = await startMailingServer(engine)
+    const first = await post('/api/users/first-register', { email: `admin-${engine}@example.org`, password: PASSWORD, confirmPassword: PASSWORD })
+    expect(first.status, await first.clone().text()).toBe(200)
+  })
+
+  afterAll(async () => {
+    await mailing?.cleanup()
+  })
+
+  it('keeps a new account out until its link is used; the link works once, and opening it (a mail scanner) verifies nothing', async () => {
+    const { email, link, token } = await signUp()
+    expect(await expectRefusal(await signIn(email), 403)).toMatch(/verify your email/i)
+
+    const page = await fetch(link)
+    expect(page.status).toBe(200)
+    expect((await signIn(email)).status).toBe(403)
+
+    expect((await verify(token)).status).toBe(200)
+    expect((await signIn(email)).status).toBe(200)
+    expect(await expectRefusal(await verify(token), 403)).toMatch(/not valid, was used already or has expired/)
+  })
+
+  it('refuses an expired link, and the account stays out', async () => {
+    const { email, token } = await signUp()
+    await expireLink(mailing.databaseUri, 'verification_expires_at', email)
+    expect(await expectRefusal(await verify(token), 403)).toMatch(/not valid, was used already or has expired/)
+    expect((await signIn(email)).status).toBe(403)
+  })
+
+  it("answers an unknown, a used and an expired link alike, and Payload's own verify route takes no mailed token", async () => {
+    const used = await signUp()
+    await verify(used.token)
+    const expired = await signUp()
+    await expireLink(mailing.databaseUri, 'verification_expires_at', expired.email)
+    const pending = await signUp()
+    const answers = await Promise.all([verify('A'.repeat(43)), verify(used.token), verify(expired.token)])
+    const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, error: ((await answer.json()) as { error: string }).error })))
+    expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1)
+    expect(bodies[0]!.status).toBe(403)
+
+    expect(await expectRefusal(await post(`/api/users/verify/${pending.token}`, {}), 403)).not.toMatch(/verified/i)
+    expect((await signIn(pending.email)).status).toBe(403)
+  })
+
+  it('lets no sign-up mark itself verified', async () => {
+    const { email } = await signUp({ _verified: true })
+    expect((await signIn(email)).status).toBe(403)
+  })
+
+  it('refuses malformed input with 400', async () => {
+    expect(await expectRefusal(await post('/api/account/verify', { t: 42 }), 400)).toMatch(/t/)
+    expect(await expectRefusal(await post('/api/account/verify', { t: 'x'.repeat(500) }), 400)).toMatch(/t/)
   })
 })
 

@@ -99,4 +99,42 @@ describe.each(servers().map((server) => [server.name, server] as const))('the li
     expect(members.status).toBe(200)
     expect(members.text).toContain('event: ready')
   })
+
+  it('holds the per-address cap for streams asked for all at once (each passes the first check while the others are set up)', async () => {
+    const openStreams = async () => ((await (await fetch(`${server.baseUrl}/api/health`)).json()) as { live: { streams: number } }).live.streams
+    await expect.poll(openStreams, { timeout: 10_000 }).toBe(0)
+    const answers = await Promise.all(
+      Array.from(
+        { length: 30 },
+        () =>
+          new Promise<http.IncomingMessage>((resolve, reject) => {
+            http.get(`${server.baseUrl}/api/live?layers=${the().publicLayer}`, resolve).on('error', reject)
+          }),
+      ),
+    )
+    const statuses = answers.map((answer) => answer.statusCode)
+    for (const answer of answers) answer.destroy()
+    expect(statuses.filter((status) => status === 200)).toHaveLength(20)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10)
+    await expect.poll(openStreams, { timeout: 10_000 }).toBe(0)
+  })
+
+  it('counts out a client that hangs up while its stream is being set up, so hanging up fast never fills the caps', async () => {
+    const openStreams = async () => ((await (await fetch(`${server.baseUrl}/api/health`)).json()) as { live: { streams: number } }).live.streams
+    const hangUp = (afterHeaders: boolean) =>
+      new Promise<void>((resolve) => {
+        const request = http.get(`${server.baseUrl}/api/live?layers=${the().publicLayer}`, (response) => {
+          response.destroy()
+          resolve()
+        })
+        request.on('error', () => resolve())
+        request.on('close', () => resolve())
+        if (!afterHeaders) setImmediate(() => request.destroy())
+      })
+    for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 25 }, (_, index) => hangUp(index % 2 === 0)))
+    await expect.poll(openStreams, { timeout: 10_000 }).toBe(0)
+    const { status, text } = await readStream(`${server.baseUrl}/api/live?layers=${the().publicLayer}`, 1500)
+    expect(status).toBe(200)
+    expect(text).toContain('event: ready')
+  })
 })

@@ -6,8 +6,9 @@ import type { AiTaskName } from './names'
 import { postDraftTask } from './post-draft'
 import { sampleDataTask } from './sample-data'
 import { searchKeywordsTask } from './search-keywords'
+import { translateTask } from './translate'
 
-/** The seven editorial tasks by name: `{inputSchema, buildPrompt(input), parseOutput(text, input), …}`. */
+/** The eight editorial tasks by name: `{inputSchema, buildPrompt(input), parseOutput(text, input), …}`. */
 export const aiTasks = {
   'post-draft': postDraftTask,
   'layer-description': layerDescriptionTask,
@@ -16,6 +17,7 @@ export const aiTasks = {
   'sample-data': sampleDataTask,
   'search-keywords': searchKeywordsTask,
   'citizen-answer': citizenAnswerTask,
+  translate: translateTask,
 } as const satisfies Record<AiTaskName, { name: AiTaskName }>
 
 
@@ -39,3 +41,4 @@ export {
 } from './sample-data'
 export { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, parseKeywords, searchKeywordsInputSchema, type SearchKeywordsInput } from './search-keywords'
 export { citizenAnswerInputSchema, MAX_CITY_DATA_CHARS, type CitizenAnswerInput } from './citizen-answer'
+export { MAX_TRANSLATION_FIELDS, MAX_TRANSLATION_TEXT, parseTranslation, translateInputSchema, type TranslateInput } from './translate'

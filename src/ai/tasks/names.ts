@@ -7,6 +7,7 @@ export const taskNames = [
   'sample-data',
   'search-keywords',
   'citizen-answer',
+  'translate',
 ] as const
 
 export type AiTaskName = (typeof taskNames)[number]

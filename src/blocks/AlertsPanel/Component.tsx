@@ -1,22 +1,18 @@
 'use client'
 
+import { useTranslations } from 'next-intl'
 import { useEffect, useRef, useState } from 'react'
 
 import { availableFeatures, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
 import { bySeverity, isAtLeast } from '@/alerts/levels'
 import { alertsOf } from '@/layers/shared/alerts'
 import { cityOfRead } from '@/layers/shared/city'
+import { mapFor, useMappedLayers } from '@/blocks/MapView/mapRegistry'
 import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
-
-const TEXT = {
-  checking: 'Checking…',
-  none: 'No alerts right now.',
-  showOnMap: 'Show on map',
-  byEmail: 'Get these alerts by email',
-}
 
 /** The alerts that fire now on the block's layers (rules evaluated on the server), most severe first. */
 export function AlertsPanelBlock(block: AlertsPanelBlockData) {
+  const t = useTranslations('map.alerts')
   const { data, city: pageCity, focusFeature } = useDashboard()
   const layerIds = block.layers.map((layer) => String(typeof layer === 'object' ? layer.id : layer))
   const states = useLayersData(layerIds, block.city)
@@ -28,13 +24,18 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
   // Offered when the site sends mail and a layer here has rules (the form lets the reader pick among them).
   const notified = layerIds.map((id) => data.layers[id]).find((layer) => layer?.alertNotices)
   const loading = states.some((state) => state.status === 'loading' && !state.preview)
-  const announcement = useNewAlertAnnouncement(alerts, loading)
+  const announcement = useNewAlertAnnouncement(alerts, loading, (alert) =>
+    t('newAlert', { level: t(`level.${alert.level}`), message: alert.message, name: alert.name ?? alert.featureId }),
+  )
+  // "Show on map" only where a map of this page shows the alert's layer.
+  const mapped = useMappedLayers()
 
   const show = (layerId: string, featureId: string) => {
     const state = states.find((candidate) => candidate.layerId === layerId)
+    // A map is drawn once near the viewport: bring it there; it then opens the popup, in view, with focus in it.
+    const mapId = mapFor(layerId)
+    if (mapId) document.getElementById(mapId)?.scrollIntoView({ block: 'center' })
     focusFeature(layerId, featureId, state && availableFeatures(state, 'alerting').find((feature) => String(feature.id) === featureId))
-    const map = [...document.querySelectorAll<HTMLElement>('.map-frame')][0]
-    map?.scrollIntoView({ behavior: 'smooth', block: 'center' })
   }
 
   return (
@@ -42,27 +43,32 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
       <h2 id={`alerts-${block.id}`}>{block.title}</h2>
       {alerts.length === 0 ? (
         <p className="muted" role="status">
-          {loading ? TEXT.checking : TEXT.none}
+          {loading ? t('checking') : t('none')}
         </p>
       ) : (
         <ul className="alert-list">
           {alerts.map((alert) => (
             <li key={`${alert.layerId}:${alert.featureId}`} className={`alert alert--${alert.level}`}>
-              <strong className="alert-level">{alert.level}</strong> {alert.message}
+              <strong className="alert-level">{t(`level.${alert.level}`)}</strong> {alert.message}
               <span className="muted">
                 {' '}
                 · {alert.name ?? alert.featureId} · {data.layers[alert.layerId]?.name}
-              </span>{' '}
-              <button type="button" className="link-button" onClick={() => show(alert.layerId, alert.featureId)}>
-                {TEXT.showOnMap}
-              </button>
+              </span>
+              {mapped.has(alert.layerId) && (
+                <>
+                  {' '}
+                  <button type="button" className="link-button" onClick={() => show(alert.layerId, alert.featureId)}>
+                    {t('showOnMap')}
+                  </button>
+                </>
+              )}
             </li>
           ))}
         </ul>
       )}
       {notified && (
         <p>
-          <a href={`/alerts/subscribe?${new URLSearchParams({ layer: notified.id, city: cityOfRead(notified.fixedCity, block.city, pageCity) ?? '' })}`}>{TEXT.byEmail}</a>
+          <a href={`/alerts/subscribe?${new URLSearchParams({ layer: notified.id, city: cityOfRead(notified.fixedCity, block.city, pageCity) ?? '' })}`}>{t('byEmail')}</a>
         </p>
       )}
       <p className="sr-only" aria-live="polite">
@@ -72,14 +78,13 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
   )
 }
 
-/** What the panel tells screen readers, in one place (to translate later). */
-const newAlertText = (alert: { level: string; message: string; name?: string | null; featureId: string }) => `New alert, ${alert.level}: ${alert.message} (${alert.name ?? alert.featureId})`
+type AnnouncedAlert = { layerId: string; featureId: string; level: string; message: string; name?: string | null }
 
 /**
  * Each alert that appears after the panel first showed its list is announced once (politely); the
  * ones there at first, and a list redrawn with the same alerts, are not.
  */
-function useNewAlertAnnouncement(alerts: { layerId: string; featureId: string; level: string; message: string; name?: string | null }[], loading: boolean): string {
+function useNewAlertAnnouncement(alerts: AnnouncedAlert[], loading: boolean, newAlertText: (alert: AnnouncedAlert) => string): string {
   const seen = useRef<Set<string> | null>(null)
   const [announcement, setAnnouncement] = useState('')
   const keys = alerts.map((alert) => `${alert.layerId}:${alert.featureId}:${alert.level}`).join('|')

@@ -7,7 +7,7 @@ export const AlertsPanelBlock: Block = {
   interfaceName: 'AlertsPanelBlock',
   labels: { singular: 'Alerts panel', plural: 'Alerts panels' },
   fields: [
-    { name: 'title', type: 'text', required: true, defaultValue: 'Alerts now', maxLength: 120 },
+    { name: 'title', localized: true, type: 'text', required: true, defaultValue: 'Alerts now', maxLength: 120 },
     layersField({ hasMany: true, needsAlertRules: true }),
     {
       name: 'minimumLevel',

@@ -7,7 +7,7 @@ export const CallToActionBlock: Block = {
   interfaceName: 'CallToActionBlock',
   labels: { singular: 'Call to action', plural: 'Calls to action' },
   fields: [
-    { name: 'richText', type: 'richText', required: true },
+    { name: 'richText', localized: true, type: 'richText', required: true },
     linkArray('links', 2),
   ],
 }

@@ -1,6 +1,6 @@
 'use client'
 
-import { usePageCity } from '@/components/dashboard/DashboardProvider'
+import { usePageCity, useReaderSettings } from '@/components/dashboard/DashboardProvider'
 import { HistoryChart } from '@/components/history/HistoryChart'
 import type { HistoryAggregation, HistoryWindow } from '@/layers/shared/history'
 import type { ChartBlock as ChartBlockData } from '@/payload-types'
@@ -9,11 +9,14 @@ import type { ChartBlock as ChartBlockData } from '@/payload-types'
 export function ChartBlock(block: ChartBlockData) {
   const pageCity = usePageCity()
   const layerId = String(typeof block.layer === 'object' ? block.layer.id : block.layer)
+  const { locale, timeZone } = useReaderSettings(block.city || pageCity)
   return (
     <section className="block chart" aria-labelledby={`chart-${block.id}`}>
       <h2 id={`chart-${block.id}`}>{block.title}</h2>
       <HistoryChart
         title={block.title}
+        locale={locale}
+        timeZone={timeZone}
         query={{
           layerId,
           attributes: block.attributes ?? [],

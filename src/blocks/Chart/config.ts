@@ -11,7 +11,7 @@ export const ChartBlock: Block = {
   interfaceName: 'ChartBlock',
   labels: { singular: 'Chart', plural: 'Charts' },
   fields: [
-    { name: 'title', type: 'text', required: true, maxLength: 120 },
+    { name: 'title', localized: true, type: 'text', required: true, maxLength: 120 },
     layersField({ hasMany: false }),
     {
       name: 'attributes',

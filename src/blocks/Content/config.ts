@@ -21,7 +21,7 @@ export const ContentBlock: Block = {
             { label: 'One third', value: 'third' },
           ],
         },
-        { name: 'richText', type: 'richText', required: true },
+        { name: 'richText', localized: true, type: 'richText', required: true },
       ],
     },
   ],

@@ -7,7 +7,7 @@ export const EntityTableBlock: Block = {
   interfaceName: 'EntityTableBlock',
   labels: { singular: 'Entity table', plural: 'Entity tables' },
   fields: [
-    { name: 'title', type: 'text', required: true, maxLength: 120 },
+    { name: 'title', localized: true, type: 'text', required: true, maxLength: 120 },
     layersField({ hasMany: false }),
     {
       name: 'columns',

@@ -1,11 +1,12 @@
 'use client'
 
+import { useTranslations } from 'next-intl'
 import { useMemo } from 'react'
 
-import { hasWholeSet, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { hasWholeSet, useDashboard, useLayersData, usePresentation } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { useHistory } from '@/components/history/HistoryChart'
-import { featureName, formatNumber } from '@/layers/shared/format'
+import { featureName } from '@/layers/shared/format'
 import type { HistoryAggregation } from '@/layers/shared/history'
 import { statisticKey } from '@/layers/shared/preview'
 import { measure, type Statistic, trendOf } from '@/layers/shared/statistics'
@@ -18,6 +19,7 @@ const HISTORY_AGGREGATION: Partial<Record<Statistic, HistoryAggregation>> = { av
 /** One number from a layer, with its change over the last 24 hours. */
 export function KpiCardBlock(block: KpiCardBlockData) {
   const { data } = useDashboard()
+  const t = useTranslations('dashboard.kpi')
   const layerId = String(typeof block.layer === 'object' ? block.layer.id : block.layer)
   const [state] = useLayersData([layerId], block.city)
   const statistic = block.statistic as Statistic
@@ -28,7 +30,11 @@ export function KpiCardBlock(block: KpiCardBlockData) {
   const measured = useMemo(() => features && measure(features, statistic, block.attribute ?? undefined), [features, statistic, block.attribute])
   const value = measured ? measured.value : (state?.preview?.statistics[key] ?? undefined)
   const holderName = measured ? measured.holder && featureName(measured.holder) : state?.preview?.holders[key]
-  const unit = statistic === 'count' ? '' : block.unit || (block.attribute && state?.meta?.units[block.attribute]) || ''
+  const presentation = usePresentation(layerId, { city: state?.city, units: state?.meta?.units })
+  const attribute = block.attribute ?? ''
+  // The block's own unit wins over the layer's (and the broker's); a count has none, a percentage its sign.
+  const unit = statistic === 'count' ? '' : block.unit || (attribute && presentation.unitOf(attribute)) || ''
+  const figure = (number: number) => (statistic === 'count' ? presentation.formatNumber(number, 0) : presentation.formatValue(attribute, number, { withUnit: false }))
 
   // The trend compares with the same statistic 24 hours ago, from the broker's history.
   const aggregation = HISTORY_AGGREGATION[statistic]
@@ -43,18 +49,18 @@ export function KpiCardBlock(block: KpiCardBlockData) {
     <section className="block kpi-card" aria-label={block.label}>
       <h2 className="kpi-label">{block.label}</h2>
       <p className="kpi-value">
-        {value === undefined ? '–' : formatNumber(value)}
+        {value === undefined ? '–' : figure(value)}
         {unit && <span className="kpi-unit"> {unit}</span>}
       </p>
       {trend && (
         <p className={`kpi-trend kpi-trend--${trend.direction}`}>
           <span aria-hidden="true">{ARROWS[trend.direction]} </span>
-          {trend.direction === 'flat' ? 'No change' : `${trend.delta > 0 ? '+' : '−'}${formatNumber(Math.abs(trend.delta))}`} vs 24 h ago
+          {trend.direction === 'flat' ? t('trendFlat') : t('trendDelta', { delta: `${trend.delta > 0 ? '+' : '−'}${figure(Math.abs(trend.delta))}` })}
         </p>
       )}
-      {holderName && <p className="kpi-holder">at {holderName}</p>}
+      {holderName && <p className="kpi-holder">{t('holder', { name: holderName })}</p>}
       <p className="kpi-detail muted">
-        {statistic === 'count' ? 'places' : `${statistic} of ${block.attribute}`} · {data.layers[layerId].name}
+        {t('detail', { statistic, attribute: attribute && presentation.attributeLabel(attribute) })} · {data.layers[layerId].name}
       </p>
       {state && <DataStatus state={state} />}
     </section>

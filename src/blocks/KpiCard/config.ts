@@ -8,7 +8,7 @@ export const KpiCardBlock: Block = {
   interfaceName: 'KpiCardBlock',
   labels: { singular: 'KPI card', plural: 'KPI cards' },
   fields: [
-    { name: 'label', type: 'text', required: true, maxLength: 80 },
+    { name: 'label', localized: true, type: 'text', required: true, maxLength: 80 },
     layersField({ hasMany: false }),
     {
       type: 'row',

@@ -1,8 +1,11 @@
 'use client'
 
+import { useTranslations } from 'next-intl'
 import { useEffect, useId, useRef, useState } from 'react'
 
 import type { GeocodeResult } from '@/upstreams'
+
+import { type Box, boxParameter } from './bounds'
 
 type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'results'; results: GeocodeResult[] } | { kind: 'error'; message: string }
 
@@ -10,18 +13,28 @@ const DEBOUNCE_MS = 300
 
 /**
  * Address search over /api/geocode as an ARIA combobox: type, arrows move through the results,
- * Enter picks one, Escape closes. Labels from the geocoder are text, never HTML.
+ * Enter picks one, Escape closes. Only places inside `area` (the city's) are asked for. A pick
+ * closes the list, which opens again only when the reader types. Labels from the geocoder are text, never HTML.
  */
-export function AddressSearch({ onPick }: { onPick: (result: GeocodeResult) => void }) {
+export function AddressSearch({ area, onPick }: { area: Box; onPick: (result: GeocodeResult) => void }) {
+  const t = useTranslations('map.search')
   const id = useId()
+  // `query` is what the box shows; `typed` what the reader typed (a pick changes the first only).
   const [query, setQuery] = useState('')
+  const [typed, setTyped] = useState('')
   const [status, setStatus] = useState<Status>({ kind: 'idle' })
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
   const request = useRef<AbortController | undefined>(undefined)
+  // The area grows as the data arrives: read at each search, not a reason to search again.
+  const bbox = boxParameter(area)
+  const bboxNow = useRef(bbox)
+  useEffect(() => {
+    bboxNow.current = bbox
+  }, [bbox])
 
   useEffect(() => {
-    const text = query.trim()
+    const text = typed.trim()
     if (text.length < 2) return
     const timer = setTimeout(async () => {
       request.current?.abort()
@@ -29,36 +42,41 @@ export function AddressSearch({ onPick }: { onPick: (result: GeocodeResult) => v
       request.current = controller
       setStatus({ kind: 'searching' })
       try {
-        const response = await fetch(`/api/geocode?${new URLSearchParams({ q: text, limit: '5' })}`, { signal: controller.signal })
+        const response = await fetch(`/api/geocode?${new URLSearchParams({ q: text, limit: '5', bbox: bboxNow.current })}`, { signal: controller.signal })
         const body = (await response.json().catch(() => ({}))) as { results?: GeocodeResult[]; error?: string }
-        if (!response.ok || !body.results) setStatus({ kind: 'error', message: 'Address search is not available right now.' })
+        if (controller.signal.aborted) return
+        if (!response.ok || !body.results) setStatus({ kind: 'error', message: t('unavailable') })
         else setStatus({ kind: 'results', results: body.results })
         setActive(-1)
         setOpen(true)
-      } catch (error) {
-        if (!controller.signal.aborted) setStatus({ kind: 'error', message: `Address search failed: ${error instanceof Error ? error.message : 'network error'}` })
+      } catch {
+        if (!controller.signal.aborted) setStatus({ kind: 'error', message: t('failed') })
       }
     }, DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [query])
+  }, [typed, t])
 
   const results = status.kind === 'results' ? status.results : []
   const pick = (result: GeocodeResult) => {
+    // An answer still on its way must not open the list again.
+    request.current?.abort()
     setQuery(result.label)
+    setStatus({ kind: 'idle' })
     setOpen(false)
+    setActive(-1)
     onPick(result)
   }
 
   return (
     <div className="address-search">
       <label htmlFor={`${id}-input`} className="sr-only">
-        Search an address
+        {t('label')}
       </label>
       <input
         id={`${id}-input`}
         type="search"
         role="combobox"
-        placeholder="Search an address…"
+        placeholder={t('placeholder')}
         autoComplete="off"
         aria-autocomplete="list"
         aria-expanded={open && results.length > 0}
@@ -67,6 +85,7 @@ export function AddressSearch({ onPick }: { onPick: (result: GeocodeResult) => v
         value={query}
         onChange={(event) => {
           setQuery(event.target.value)
+          setTyped(event.target.value)
           if (event.target.value.trim().length < 2) setOpen(false)
         }}
         onKeyDown={(event) => {
@@ -76,6 +95,7 @@ export function AddressSearch({ onPick }: { onPick: (result: GeocodeResult) => v
             setActive((active + 1) % results.length)
           } else if (event.key === 'ArrowUp' && results.length > 0) {
             event.preventDefault()
+            setOpen(true)
             setActive(active <= 0 ? results.length - 1 : active - 1)
           } else if (event.key === 'Enter' && open && results.length > 0) {
             event.preventDefault()
@@ -85,7 +105,7 @@ export function AddressSearch({ onPick }: { onPick: (result: GeocodeResult) => v
           }
         }}
       />
-      <ul id={`${id}-list`} role="listbox" aria-label="Addresses found" className="address-search__results" hidden={!open || results.length === 0}>
+      <ul id={`${id}-list`} role="listbox" aria-label={t('results')} className="address-search__results" hidden={!open || results.length === 0}>
         {results.map((result, index) => (
           <li
             key={`${result.label}-${index}`}
@@ -100,10 +120,10 @@ export function AddressSearch({ onPick }: { onPick: (result: GeocodeResult) => v
         ))}
       </ul>
       <p className="sr-only" role="status">
-        {status.kind === 'searching' ? 'Searching…' : status.kind === 'results' && open ? `${results.length} addresses found` : ''}
+        {status.kind === 'searching' ? t('searching') : status.kind === 'results' && open ? t('found', { count: results.length }) : ''}
       </p>
       {status.kind === 'error' && <p className="address-search__error">{status.message}</p>}
-      {status.kind === 'results' && open && results.length === 0 && <p className="address-search__error">No address found.</p>}
+      {status.kind === 'results' && open && results.length === 0 && <p className="address-search__error">{t('none')}</p>}
     </div>
   )
 }

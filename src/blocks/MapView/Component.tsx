@@ -1,8 +1,9 @@
 'use client'
 
-import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'react'
+import { useTranslations } from 'next-intl'
+import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 
-import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLayersData, usePageReader } from '@/components/dashboard/DashboardProvider'
+import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLayersData, usePageReader, usePresentation } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import { chooseBasemap } from '@/map/style'
@@ -10,8 +11,10 @@ import type { Feature } from '@/ngsi'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
 
 import { AddressSearch } from './AddressSearch'
+import { boxOfFeatures, cityArea, unionOf } from './bounds'
 import { ALERT_COLOURS } from './colours'
 import type { FoundPlace } from './MapCanvas'
+import { preferMap, registerMap } from './mapRegistry'
 import { MarkerSymbol } from './MarkerSymbol'
 
 // Not in the page's first load (next/dynamic would be: App Router preloads its chunks); the page
@@ -55,11 +58,12 @@ function useMapWanted(frame: RefObject<HTMLElement | null>): boolean {
   return wanted
 }
 
-const PLACEHOLDER = <div className="map-placeholder">Loading the map…</div>
+const Placeholder = () => <div className="map-placeholder">{useTranslations('map')('loading')}</div>
 
 const HEIGHTS = { small: 320, medium: 480, large: 640 } as const
 
 export function MapViewBlock(block: MapViewBlockData) {
+  const t = useTranslations('map')
   const { data, city: pageCity, focusFeature } = useDashboard()
   const layerIds = block.layers.map((layer) => String(typeof layer === 'object' ? layer.id : layer))
   const layers = useLayersData(layerIds, block.city)
@@ -81,6 +85,17 @@ export function MapViewBlock(block: MapViewBlockData) {
   const basemap = chooseBasemap(data.mapStyle, data.mapToken, city?.basemap)
   const [place, setPlace] = useState<FoundPlace>()
   const alertShape = layers.map((state) => data.layers[state.layerId]).find((layer) => layer?.colourBy === 'alert')?.icon ?? 'circle'
+  // On a phone the popup opens here, below the map, as a sheet.
+  const [sheetSlot, setSheetSlot] = useState<HTMLDivElement | null>(null)
+  const height = HEIGHTS[block.height ?? 'medium']
+
+  // The page's other blocks (alerts, tables) offer "Show on map" only for the layers a map shows.
+  const shownLayers = layerIds.filter((id) => data.layers[id]).join(',')
+  useEffect(() => registerMap(regionId, shownLayers.split(',').filter(Boolean), () => frame.current), [regionId, shownLayers])
+
+  // The address search stays in the city: its area around the centre, grown to hold the data shown.
+  const dataBox = useMemo(() => unionOf(layers.map((state) => boxOfFeatures(state.features))), [layers])
+  const area = cityArea(center, dataBox)
 
   return (
     <section className="block map-view" aria-labelledby={`${regionId}-title`}>
@@ -90,16 +105,26 @@ export function MapViewBlock(block: MapViewBlockData) {
       ))}
       {data.addressSearch && (
         <AddressSearch
+          area={area}
           onPick={({ label, lat, lon, bounds }) => setPlace((previous) => ({ label, lat, lon, bounds, sequence: (previous?.sequence ?? 0) + 1 }))}
         />
       )}
-      <div ref={frame} className="map-frame" id={regionId} style={{ height: HEIGHTS[block.height ?? 'medium'] }} aria-busy={loading || !drawn}>
+      <div
+        ref={frame}
+        className="map-frame"
+        id={regionId}
+        // A popup is never taller than the map (it scrolls inside).
+        style={{ height, ['--map-popup-max-height' as string]: `${height - 40}px` }}
+        aria-busy={loading || !drawn}
+      >
         {mapWanted ? (
-          <Suspense fallback={PLACEHOLDER}>
+          <Suspense fallback={<Placeholder />}>
             <MapCanvas
+              mapId={regionId}
+              sheetSlot={sheetSlot}
               // Another city's own basemap is another map: start its basemap (and fallback timer) afresh.
               key={JSON.stringify(basemap)}
-              label={`Map: ${block.title}`}
+              label={t('mapLabel', { title: block.title })}
               center={center}
               basemap={basemap}
               token={data.mapToken}
@@ -116,12 +141,13 @@ export function MapViewBlock(block: MapViewBlockData) {
             />
           </Suspense>
         ) : (
-          PLACEHOLDER
+          <Placeholder />
         )}
       </div>
+      <div ref={setSheetSlot} className="map-sheet-slot" />
       {block.legend !== false && (
         <fieldset className="map-legend">
-          <legend>Layers</legend>
+          <legend>{t('layers')}</legend>
           {layers.map((state) => {
             const layer = data.layers[state.layerId]
             return (
@@ -141,30 +167,36 @@ export function MapViewBlock(block: MapViewBlockData) {
               {(Object.keys(ALERT_COLOURS) as (keyof typeof ALERT_COLOURS)[]).map((level) => (
                 <span key={level} className="legend-item">
                   <MarkerSymbol shape={alertShape} colour={ALERT_COLOURS[level]} alert={level} />
-                  {level}
+                  {t(`alertLevel.${level}`)}
                 </span>
               ))}
             </p>
           )}
         </fieldset>
       )}
-      {block.showTable && (
-        <button type="button" className="button button--secondary" aria-expanded={tableShown} onClick={() => setTableShown(!tableShown)}>
-          {tableShown ? 'Hide the table' : 'Show as table'}
-        </button>
-      )}
-      {/* The same features as a paged table: always there for screen readers, shown on request. */}
-      <div className={tableShown ? 'map-table' : 'sr-only'}>
-        {layers.map((state) => (
-          <LayerTable
-            key={state.layerId}
-            state={state}
-            onShow={(feature) => {
-              focusFeature(state.layerId, String(feature.id), feature)
-              document.getElementById(regionId)?.scrollIntoView({ behavior: 'smooth', block: 'center' })
-            }}
-          />
-        ))}
+      {/* The places on the map, for the keyboard and screen readers too: a table shown on request (never hidden tab stops), whose row buttons open the popup on the map. */}
+      <button
+        type="button"
+        className="button button--secondary map-table-toggle"
+        aria-expanded={tableShown}
+        aria-controls={`${regionId}-table`}
+        onClick={() => setTableShown(!tableShown)}
+      >
+        {tableShown ? t('hideTable') : t('showTable')}
+      </button>
+      <div id={`${regionId}-table`} className="map-table" hidden={!tableShown}>
+        {tableShown &&
+          layers.map((state) => (
+            <LayerTable
+              key={state.layerId}
+              state={state}
+              onShow={(feature) => {
+                // This map answers (not the first one showing the layer); it scrolls itself into view and focuses the popup.
+                preferMap(regionId)
+                focusFeature(state.layerId, String(feature.id), feature)
+              }}
+            />
+          ))}
       </div>
     </section>
   )
@@ -172,15 +204,16 @@ export function MapViewBlock(block: MapViewBlockData) {
 
 /** One layer's features as a table: paged through the server when the layer is drawn from tiles. */
 function LayerTable({ state, onShow }: { state: BlockLayerState; onShow: (feature: Feature) => void }) {
+  const t = useTranslations('map')
   const { data } = useDashboard()
   const layer = data.layers[state.layerId]
   return (
     <FeatureTable
-      caption={`${layer.name}: ${totalOf(state)} places`}
+      caption={t('tableCaption', { layer: layer.name, count: totalOf(state) })}
       features={availableFeatures(state, 'head')}
       total={totalOf(state)}
       columns={layer.popupAttributes}
-      units={state.meta?.units ?? {}}
+      presentation={usePresentation(state.layerId, { city: state.city, units: state.meta?.units })}
       pageSize={20}
       history={{ layerId: state.layerId, city: state.city }}
       onShow={onShow}

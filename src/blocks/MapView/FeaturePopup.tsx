@@ -1,9 +1,11 @@
 'use client'
 
+import { useTranslations } from 'next-intl'
 import { useEffect, useState } from 'react'
 
+import { usePresentation } from '@/components/dashboard/DashboardProvider'
 import { EntityHistory } from '@/components/history/EntityHistory'
-import { displayValue, featureName, observedAgo } from '@/layers/shared/format'
+import { featureName, observedAgo } from '@/layers/shared/format'
 import type { DashboardLayer } from '@/layers/shared/types'
 import type { Feature } from '@/ngsi'
 
@@ -11,7 +13,11 @@ import type { Feature } from '@/ngsi'
 export function FeaturePopup({ feature, layer, units, city }: { feature: Feature; layer: DashboardLayer; units: Record<string, string>; city: string }) {
   const alert = feature.properties.alert as { level?: string; message?: string } | undefined
   const now = useNow(30_000)
-  const ago = observedAgo(feature.properties.observedAt, now)
+  const t = useTranslations('map')
+  const presentation = usePresentation(layer.id, { city, units })
+  const { locale, timeZone } = presentation.settings
+  const ago = observedAgo(feature.properties.observedAt, now, locale)
+  const observedAt = presentation.formatTime(feature.properties.observedAt as string | undefined)
   return (
     <div className="map-popup">
       <h3>{featureName(feature)}</h3>
@@ -22,13 +28,24 @@ export function FeaturePopup({ feature, layer, units, city }: { feature: Feature
           .filter((name) => name !== 'name')
           .map((name) => (
             <div key={name}>
-              <dt>{name}</dt>
-              <dd>{displayValue(feature.properties[name], units[name]) || '–'}</dd>
+              <dt>{presentation.attributeLabel(name)}</dt>
+              <dd>{presentation.formatValue(name, feature.properties[name]) || '–'}</dd>
             </div>
           ))}
       </dl>
-      {ago && <p className="muted">observed {ago}</p>}
-      <EntityHistory layerId={layer.id} feature={feature} attributes={layer.popupAttributes} city={city || undefined} />
+      {ago && (
+        <p className="muted">
+          {t.rich('observed', {
+            ago,
+            when: (chunks) => (
+              <time dateTime={String(feature.properties.observedAt)} title={observedAt}>
+                {chunks}
+              </time>
+            ),
+          })}
+        </p>
+      )}
+      <EntityHistory layerId={layer.id} feature={feature} attributes={layer.popupAttributes} city={city || undefined} locale={locale} timeZone={timeZone} />
     </div>
   )
 }

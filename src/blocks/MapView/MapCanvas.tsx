@@ -4,7 +4,9 @@ import 'maplibre-gl/dist/maplibre-gl.css'
 
 import type { GeoJSONSource, Map as MapInstance, MapLibreEvent } from 'maplibre-gl'
 import * as maplibre from 'maplibre-gl'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useTranslations } from 'next-intl'
+import { type KeyboardEvent as ReactKeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { createPortal } from 'react-dom'
 import {
   GeolocateControl,
   Layer,
@@ -18,16 +20,20 @@ import {
   Source,
 } from 'react-map-gl/maplibre'
 
-import { useDashboard } from '@/components/dashboard/DashboardProvider'
-import { featureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/shared/tileFeatures'
+import { useDashboard, usePresentation } from '@/components/dashboard/DashboardProvider'
+import { DEFAULT_LOCALE } from '@/i18n/locales'
+import { readersFeatureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/shared/tileFeatures'
 import { markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
 import { MAPLIBRE_WORKER_URL } from '@/map/worker'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl } from '@/map/style'
 import type { Feature } from '@/ngsi'
+import { featureName } from '@/layers/shared/format'
 import type { DashboardLayer } from '@/layers/shared/types'
 
+import { boxOfFeatures, fittable, unionOf } from './bounds'
 import { FeaturePopup } from './FeaturePopup'
-import { circlePaint, clusterPaint, symbolLayout, symbolPaint } from './paint'
+import { mapFor } from './mapRegistry'
+import { ALERT_RING_FILTER, alertRingPaint, circlePaint, clusterPaint, symbolLayout, symbolPaint } from './paint'
 import { clustersId, isDataSource, pointsId, sourceId, toSourceData } from './sources'
 import { useBasemap } from './useBasemap'
 
@@ -35,6 +41,8 @@ import { useBasemap } from './useBasemap'
 export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; tiles?: string; units: Record<string, string>; visible: boolean; city: string }
 
 type Props = {
+  /** The block's map id: a "Show on map" for this map (mapRegistry.mapFor) opens its popup here. */
+  mapId: string
   label: string
   center: { latitude: number; longitude: number; zoom: number }
   basemap: Basemap
@@ -44,12 +52,27 @@ type Props = {
   place?: FoundPlace
   /** The map has drawn everything it was given (MapLibre's `idle`). */
   onIdle?: () => void
+  /** Where a phone shows the popup, as a sheet below the map (none: always a popup on the map). */
+  sheetSlot?: HTMLElement | null
 }
 
 export type FoundPlace = { label: string; lat: number; lon: number; bounds: [number, number, number, number] | null; sequence: number }
 
-/** `feature`: read from a tile (the browser does not hold a tiled layer's features), else `index` into the layer's. */
-type OpenPopup = { layerId: string; index: number; feature?: Feature; longitude: number; latitude: number }
+/**
+ * What the popup shows: `tile`, a point clicked on a tiled layer's map (the browser does not hold
+ * such a layer's features; read for the reader when shown); `feature`, one handed over as the reader
+ * reads it (a tiled layer's table row or alert); else `index` into the layer's features.
+ */
+type OpenPopup = {
+  layerId: string
+  index: number
+  feature?: Feature
+  tile?: { coordinates: [number, number]; properties: Record<string, unknown> }
+  longitude: number
+  latitude: number
+  /** Asked for from outside the map (a table row, an alert): focus goes into the popup, and back there when it closes. */
+  returnTo?: HTMLElement | null
+}
 
 type ClusterLabel = { key: string; longitude: number; latitude: number; count: string }
 
@@ -72,15 +95,68 @@ function addMarkerImages(instance: MapInstance) {
 const firstPoint = (feature: Feature): [number, number] | undefined =>
   feature.geometry.type === 'Point' ? (feature.geometry.coordinates as [number, number]) : undefined
 
-export default function MapCanvas({ label, center, basemap, token, layers, place, onIdle }: Props) {
+/** Below this width the popup is a sheet under the map: on a phone's map a popup would be cut off or hide the map. */
+const PHONE_QUERY = '(max-width: 600px)'
+const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)'
+/** Room kept between a popup and the map's edges. */
+const EDGE = 10
+
+function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => typeof window !== 'undefined' && window.matchMedia(query).matches)
+  useEffect(() => {
+    const list = window.matchMedia(query)
+    const changed = () => setMatches(list.matches)
+    changed()
+    list.addEventListener('change', changed)
+    return () => list.removeEventListener('change', changed)
+  }, [query])
+  return matches
+}
+
+/** West, south, east, north and zoom of the view, on the map's element. */
+function markView(instance: MapInstance) {
+  const bounds = instance.getBounds()
+  const view = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth(), instance.getZoom()].map((value) => value.toFixed(5)).join(',')
+  instance.getContainer().setAttribute('data-view', view)
+}
+
+/** The element that has focus now, to give it back when a popup opened from it closes. */
+const focusedElement = () => (typeof document !== 'undefined' && document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null)
+
+export default function MapCanvas({ mapId, label, center, basemap, token, layers, place, onIdle, sheetSlot }: Props) {
+  const t = useTranslations('map')
   const map = useRef<MapRef>(null)
   const { focus } = useDashboard()
   const { mapStyle, fallback, basemapDrawn, onBasemapError } = useBasemap(basemap)
   const [popup, setPopup] = useState<OpenPopup>()
+  const popupBox = useRef<HTMLDivElement>(null)
+  const popupId = useId()
+  const phone = useMediaQuery(PHONE_QUERY)
+  const still = useMediaQuery(REDUCED_MOTION_QUERY)
+  // No animated flights for readers who asked for less motion.
+  const duration = still ? 0 : 800
+  const scrolling: ScrollBehavior = still ? 'auto' : 'smooth'
   const sources = useMemo(() => layers.map(({ layer, features, tiles }) => ({ id: layer.id, tiles, data: toSourceData(features) })), [layers])
   // A tiled layer's tiles come clustered from the server, whatever the layer's own setting.
   const clustered = ({ layer, tiles }: CanvasLayer) => layer.cluster || Boolean(tiles)
   const interactive = layers.filter(({ visible }) => visible).flatMap((entry) => [pointsId(entry.layer.id), ...(clustered(entry) ? [clustersId(entry.layer.id)] : [])])
+  // MapLibre's own texts (controls, the cooperative gestures notice) in the page's language.
+  const locale = useMemo(
+    () => ({
+      'AttributionControl.ToggleAttribution': t('controls.toggleAttribution'),
+      'GeolocateControl.FindMyLocation': t('controls.findMyLocation'),
+      'GeolocateControl.LocationNotAvailable': t('controls.locationNotAvailable'),
+      'Map.Title': t('controls.map'),
+      'NavigationControl.ResetBearing': t('controls.resetBearing'),
+      'NavigationControl.ZoomIn': t('controls.zoomIn'),
+      'NavigationControl.ZoomOut': t('controls.zoomOut'),
+      'Popup.Close': t('controls.closePopup'),
+      'CooperativeGesturesHandler.WindowsHelpText': t('controls.ctrlScroll'),
+      'CooperativeGesturesHandler.MacHelpText': t('controls.cmdScroll'),
+      'CooperativeGesturesHandler.MobileHelpText': t('controls.twoFingers'),
+    }),
+    [t],
+  )
 
   // A new city (or centre) moves the map there and closes the popup.
   const centerKey = `${center.latitude},${center.longitude},${center.zoom}`
@@ -94,51 +170,161 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
   useEffect(() => {
     if (openedAt.current === centerKey) return
     openedAt.current = centerKey
-    map.current?.flyTo({ center: [center.longitude, center.latitude], zoom: center.zoom, duration: 800 })
+    map.current?.flyTo({ center: [center.longitude, center.latitude], zoom: center.zoom, duration })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [centerKey, center.latitude, center.longitude, center.zoom])
 
-  // "Show on map" from a table or an alert: open the feature's popup and go there.
+  // The first view of a city shows all its data: fitted once its features are there, not again on
+  // each refresh, nor after the reader has moved the map. Without data the centre stays.
+  const [loaded, setLoaded] = useState(false)
+  const fittedFor = useRef<string | undefined>(undefined)
+  const readerMoved = useRef(false)
+  const dataBox = useMemo(() => unionOf(layers.filter(({ visible, tiles }) => visible && !tiles).map(({ features }) => boxOfFeatures(features))), [layers])
+  useEffect(() => {
+    if (!loaded || !dataBox || fittedFor.current === centerKey) return
+    fittedFor.current = centerKey
+    if (readerMoved.current) return
+    map.current?.fitBounds(fittable(dataBox), { padding: 40, maxZoom: 16, duration: 0 })
+  }, [loaded, dataBox, centerKey])
+
+  // "Show on map" from a table or an alert: the map it is meant for opens the feature's popup and goes there.
   const focused = focus && layers.find(({ layer }) => layer.id === focus.layerId)
   const focusedIndex = focused ? focused.features.findIndex((feature) => String(feature.id) === focus.featureId) : -1
   const focusedFeature = focusedIndex >= 0 ? focused!.features[focusedIndex] : focused && focused.tiles ? focus.feature : undefined
   const focusedPoint = focusedFeature && firstPoint(focusedFeature)
-  const [shownFocus, setShownFocus] = useState(focus?.sequence)
+  // A request made before this map was drawn (it is made when near the viewport) is answered once it is.
+  const [shownFocus, setShownFocus] = useState<number>()
+  const [answered, setAnswered] = useState<number>()
   if (focus && focusedPoint && shownFocus !== focus.sequence) {
     setShownFocus(focus.sequence)
-    setPopup({ layerId: focus.layerId, index: focusedIndex, feature: focusedIndex >= 0 ? undefined : focusedFeature, longitude: focusedPoint[0], latitude: focusedPoint[1] })
+    const target = mapFor(focus.layerId)
+    if (!target || target === mapId) {
+      setAnswered(focus.sequence)
+      setPopup({
+        layerId: focus.layerId,
+        index: focusedIndex,
+        feature: focusedIndex >= 0 ? undefined : focusedFeature,
+        longitude: focusedPoint[0],
+        latitude: focusedPoint[1],
+        returnTo: focusedElement(),
+      })
+    }
   }
   useEffect(() => {
-    if (!focusedPoint) return
-    map.current?.flyTo({ center: focusedPoint, zoom: Math.max(map.current.getZoom(), 16), duration: 800 })
+    const instance = map.current
+    if (!focusedPoint || !instance || answered !== focus?.sequence) return
+    // The place asked for, not the fitted first view.
+    readerMoved.current = true
+    // On a wide screen the place goes near the bottom of the map: its popup opens upwards, over the map.
+    const below = phone ? 0 : instance.getContainer().clientHeight / 2 - 2 * EDGE
+    instance.flyTo({ center: focusedPoint, zoom: Math.max(instance.getZoom(), 16), offset: [0, below], duration })
     // Only a new request moves the map, not a data refresh.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [focus?.sequence])
+  }, [answered])
 
   useEffect(() => {
     if (!place) return
     // A street's or a district's bounds frame it; a whole region's would lose the city.
     const [west, south, east, north] = place.bounds ?? [0, 0, 360, 180]
-    if (east - west < 1 && north - south < 1) map.current?.fitBounds([west, south, east, north], { maxZoom: 17, duration: 800 })
-    else map.current?.flyTo({ center: [place.lon, place.lat], zoom: Math.max(map.current.getZoom(), 15), duration: 800 })
+    if (east - west < 1 && north - south < 1) map.current?.fitBounds([west, south, east, north], { maxZoom: 17, duration })
+    else map.current?.flyTo({ center: [place.lon, place.lat], zoom: Math.max(map.current.getZoom(), 15), duration })
+    map.current?.getContainer().scrollIntoView({ block: 'nearest', behavior: scrolling })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [place])
+
+  // A popup asked for from outside takes focus, in view; one opened by a click leaves focus where it is.
+  useEffect(() => {
+    if (!popup || popup.returnTo === undefined) return
+    const frame = requestAnimationFrame(() => {
+      const box = popupBox.current
+      if (!box) return
+      box.focus({ preventScroll: true })
+      if (phone && box.closest('.map-sheet')) {
+        box.scrollIntoView({ block: box.offsetHeight > window.innerHeight ? 'start' : 'nearest', behavior: scrolling })
+      } else {
+        map.current?.getContainer().scrollIntoView({ block: 'center', behavior: scrolling })
+      }
+    })
+    return () => cancelAnimationFrame(frame)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [popup])
+
+  // A popup on the map stays inside it: the map pans until it fits (again when it grows, as when its chart opens).
+  useEffect(() => {
+    const instance = map.current?.getMap()
+    const content = popupBox.current
+    if (!popup || !instance || !content || !content.closest('.maplibregl-popup')) return
+    const shell = content.closest('.maplibregl-popup') as HTMLElement
+    let height = shell.offsetHeight
+    let afterMove: (() => void) | undefined
+    const fit = (grew = false) => {
+      if (instance.isMoving()) {
+        if (afterMove) instance.off('moveend', afterMove)
+        afterMove = () => fit(grew)
+        return void instance.once('moveend', afterMove)
+      }
+      const frame = instance.getContainer().getBoundingClientRect()
+      const box = shell.getBoundingClientRect()
+      const dx = box.left < frame.left + EDGE ? box.left - frame.left - EDGE : box.right > frame.right - EDGE ? box.right - frame.right + EDGE : 0
+      const dy = box.top < frame.top + EDGE ? box.top - frame.top - EDGE : box.bottom > frame.bottom - EDGE ? box.bottom - frame.bottom + EDGE : 0
+      if (Math.abs(dx) > 1 || Math.abs(dy) > 1) instance.panBy([dx, dy], { duration: 0 })
+      // Grown (its history opened) past the window's edge: the page brings it into view. Only on
+      // growth, so a reader scrolling the page away from an open popup is never pulled back.
+      if (grew) requestAnimationFrame(() => shell.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: scrolling }))
+    }
+    const observer = new ResizeObserver(() => {
+      const grew = shell.offsetHeight > height + 1
+      height = shell.offsetHeight
+      fit(grew)
+    })
+    observer.observe(content)
+    return () => {
+      observer.disconnect()
+      if (afterMove) instance.off('moveend', afterMove)
+    }
+  }, [popup, phone, scrolling])
+
+  const openPopup = useRef(popup)
+  useEffect(() => {
+    openPopup.current = popup
+  }, [popup])
+  /** Closed by its button or Escape: focus goes back where it came from (a click elsewhere on the map leaves it). */
+  const close = useCallback((restore = true) => {
+    const open = openPopup.current
+    if (!open) return
+    openPopup.current = undefined
+    const inside = popupBox.current?.contains(document.activeElement) ?? false
+    setPopup(undefined)
+    if (!restore) return
+    // Back where it came from; else, if focus was in the popup, to the map.
+    if (open.returnTo?.isConnected) open.returnTo.focus()
+    else if (inside) map.current?.getCanvas().focus()
+  }, [])
+  const onPopupKey = (event: ReactKeyboardEvent) => {
+    if (event.key !== 'Escape') return
+    event.stopPropagation()
+    close()
+  }
 
   const onClick = (event: MapLayerMouseEvent) => {
     const hit = event.features?.[0]
-    if (!hit) return setPopup(undefined)
+    if (!hit) return close(false)
     const layerId = hit.layer.id.replace(/^layer-(.+)-(points|clusters)$/, '$1')
     const [longitude, latitude] = (hit.geometry as GeoJSON.Point).coordinates
     const tiled = Boolean(layers.find(({ layer }) => layer.id === layerId)?.tiles)
     if (hit.properties?.cluster && tiled) {
       // The server's clusters: two zoom levels closer splits most of them.
-      map.current?.easeTo({ center: [longitude, latitude], zoom: Math.min(map.current.getZoom() + 2, TILE_MAX_ZOOM) })
+      map.current?.easeTo({ center: [longitude, latitude], zoom: Math.min(map.current.getZoom() + 2, TILE_MAX_ZOOM), duration })
       return
     }
     if (hit.properties?.cluster) {
       const source = map.current?.getSource(sourceId(layerId)) as GeoJSONSource | undefined
-      void source?.getClusterExpansionZoom(hit.properties.cluster_id as number).then((zoom) => map.current?.easeTo({ center: [longitude, latitude], zoom }))
+      void source?.getClusterExpansionZoom(hit.properties.cluster_id as number).then((zoom) => map.current?.easeTo({ center: [longitude, latitude], zoom, duration }))
       return
     }
-    if (tiled) return setPopup({ layerId, index: -1, feature: featureFromTile([longitude, latitude], hit.properties ?? {}), longitude, latitude })
+    // On a phone the popup is a sheet below the map: the place goes to the middle, in view above it.
+    if (phone) map.current?.easeTo({ center: [longitude, latitude], duration })
+    if (tiled) return setPopup({ layerId, index: -1, tile: { coordinates: [longitude, latitude], properties: hit.properties ?? {} }, longitude, latitude })
     setPopup({ layerId, index: Number(hit.properties?.__index), longitude, latitude })
   }
 
@@ -163,129 +349,187 @@ export default function MapCanvas({ label, center, basemap, token, layers, place
   }
 
   const popupLayer = popup && layers.find(({ layer }) => layer.id === popup.layerId)
-  const popupFeature = popup && (popup.feature ?? popupLayer?.features[popup.index])
+  // As the popup writes the layer's values: a tile's alert message is written with it, in the reader's language.
+  const popupPresentation = usePresentation(popupLayer?.layer.id, { city: popupLayer?.city, units: popupLayer?.units })
+  const tile = popup?.tile
+  const alertTexts = popupLayer?.layer.alertTexts
+  const tileFeature = useMemo(() => tile && readersFeatureFromTile(tile.coordinates, tile.properties, alertTexts, popupPresentation, [DEFAULT_LOCALE]), [tile, alertTexts, popupPresentation])
+  const popupFeature = popup && (tileFeature ?? popup.feature ?? popupLayer?.features[popup.index])
+  const popupContent = popup && popupLayer && popupFeature && (
+    <div
+      ref={popupBox}
+      className="map-popup-box"
+      id={popupId}
+      role="dialog"
+      aria-label={t('popupLabel', { name: featureName(popupFeature) })}
+      tabIndex={-1}
+      onKeyDown={onPopupKey}
+    >
+      <FeaturePopup feature={popupFeature} layer={popupLayer.layer} units={popupLayer.units} city={popupLayer.city} />
+    </div>
+  )
+  const asSheet = phone && sheetSlot
 
-  if (!mapStyle) return <div className="map-placeholder">Loading the map…</div>
+  if (!mapStyle) return <div className="map-placeholder">{t('loading')}</div>
 
   return (
-    <Map
-      ref={map}
-      // Given, not left to react-map-gl: it would import MapLibre only once this map renders, a
-      // second download after this chunk's; given here, both arrive together.
-      mapLib={maplibre}
-      initialViewState={center}
-      mapStyle={mapStyle}
-      transformRequest={(url) => ({ url: mapboxRequestUrl(url, token) })}
-      // A remote basemap that cannot load (no network, bad token) gives way to the bundled one.
-      onError={(event) => onBasemapError((event as { sourceId?: string }).sourceId)}
-      onData={(event) => {
-        const { sourceId, tile } = event as MapLibreEvent & { sourceId?: string; tile?: unknown }
-        if (tile && !isDataSource(sourceId)) basemapDrawn()
-      }}
-      interactiveLayerIds={interactive}
-      onClick={onClick}
-      onIdle={() => {
-        labelClusters()
-        onIdle?.()
-      }}
-      cursor={popup ? 'auto' : undefined}
-      attributionControl={{ compact: true }}
-      // No fading in of markers: each fading frame is a full redraw, and a phone's map is ready
-      // (idle) only once they are done.
-      fadeDuration={0}
-      style={{ width: '100%', height: '100%' }}
-      // Keyboard: the canvas takes focus; arrows pan, + and - zoom (MapLibre's handlers).
-      onLoad={(event) => {
-        event.target.getCanvas().setAttribute('aria-label', `${label}. Arrow keys pan, plus and minus zoom.`)
-        // Marker images are made here, not downloaded; a new style (the fallback) has none, so again.
-        const instance = event.target
-        addMarkerImages(instance)
-        instance.on('style.load', () => addMarkerImages(instance))
-        instance.on('styleimagemissing', () => addMarkerImages(instance))
-      }}
-    >
-      {fallback !== undefined && (
-        <p className="map-offline-note" role="status">
-          {fallback === 'configured'
-            ? 'Offline map (Natural Earth): coasts and borders only.'
-            : `Offline map: the online basemap ${fallback === 'timeout' ? `did not load within ${BASEMAP_TIMEOUT_MS / 1000} s` : 'cannot be reached'}, so a simplified one (Natural Earth) is shown.`}
-        </p>
-      )}
-      <NavigationControl position="top-right" />
-      <GeolocateControl position="top-right" trackUserLocation={false} />
-      <ScaleControl position="bottom-left" />
-      {sources.map(({ id, tiles, data }) => {
-        const entry = layers.find((candidate) => candidate.layer.id === id)!
-        const { layer, visible } = entry
-        const visibility = visible ? 'visible' : 'none'
-        const fromTiles = tiles ? { 'source-layer': TILE_SOURCE_LAYER } : {}
-        // An array, not a fragment: <Source> hands its id to its direct children only.
-        const drawn = [
-          clustered(entry) && (
-            <Layer
-              {...fromTiles}
-              key="clusters"
-              id={clustersId(id)}
-              type="circle"
-              filter={['has', 'point_count']}
-              layout={{ visibility }}
-              paint={clusterPaint(layer)}
-            />
-          ),
-          layer.icon === 'circle' ? (
-            // Circles are MapLibre's own: no icon layout in the worker, the fastest way to draw many points.
-            <Layer
-              {...fromTiles}
-              key="circle"
-              id={pointsId(id)}
-              type="circle"
-              filter={['!', ['has', 'point_count']]}
-              layout={{ visibility }}
-              paint={circlePaint(layer)}
-            />
+    <>
+      <Map
+        ref={map}
+        // Given, not left to react-map-gl: it would import MapLibre only once this map renders, a
+        // second download after this chunk's; given here, both arrive together.
+        mapLib={maplibre}
+        initialViewState={center}
+        mapStyle={mapStyle}
+        transformRequest={(url) => ({ url: mapboxRequestUrl(url, token) })}
+        // The page scrolls over the map: Ctrl/⌘ + wheel zooms it, two fingers move it on a touch screen.
+        cooperativeGestures
+        locale={locale}
+        // A remote basemap that cannot load (no network, bad token) gives way to the bundled one.
+        onError={(event) => onBasemapError((event as { sourceId?: string }).sourceId)}
+        onData={(event) => {
+          const { sourceId, tile } = event as MapLibreEvent & { sourceId?: string; tile?: unknown }
+          if (tile && !isDataSource(sourceId)) basemapDrawn()
+        }}
+        onMoveStart={(event) => {
+          if ((event as { originalEvent?: unknown }).originalEvent) readerMoved.current = true
+        }}
+        interactiveLayerIds={interactive}
+        onClick={onClick}
+        onIdle={() => {
+          labelClusters()
+          onIdle?.()
+        }}
+        // What the map shows, on its element (read by the end-to-end tests: fitted to the data, not zoomed by the wheel).
+        onMoveEnd={(event) => markView(event.target)}
+        cursor={popup ? 'auto' : undefined}
+        attributionControl={{ compact: true }}
+        // No fading in of markers: each fading frame is a full redraw, and a phone's map is ready
+        // (idle) only once they are done.
+        fadeDuration={0}
+        style={{ width: '100%', height: '100%' }}
+        // Keyboard: the canvas takes focus; arrows pan, + and - zoom (MapLibre's handlers).
+        onLoad={(event) => {
+          event.target.getCanvas().setAttribute('aria-label', t('canvasLabel', { label }))
+          // Marker images are made here, not downloaded; a new style (the fallback) has none, so again.
+          const instance = event.target
+          addMarkerImages(instance)
+          instance.on('style.load', () => addMarkerImages(instance))
+          instance.on('styleimagemissing', () => addMarkerImages(instance))
+          markView(instance)
+          setLoaded(true)
+        }}
+      >
+        {fallback !== undefined && (
+          <p className="map-offline-note" role="status">
+            {fallback === 'configured'
+              ? t('offline.configured')
+              : fallback === 'timeout'
+                ? t('offline.timeout', { seconds: BASEMAP_TIMEOUT_MS / 1000 })
+                : t('offline.unreachable')}
+          </p>
+        )}
+        <NavigationControl position="top-right" />
+        <GeolocateControl position="top-right" trackUserLocation={false} />
+        <ScaleControl position="bottom-left" />
+        {sources.map(({ id, tiles, data }) => {
+          const entry = layers.find((candidate) => candidate.layer.id === id)!
+          const { layer, visible } = entry
+          const visibility = visible ? 'visible' : 'none'
+          const fromTiles = tiles ? { 'source-layer': TILE_SOURCE_LAYER } : {}
+          // An array, not a fragment: <Source> hands its id to its direct children only.
+          const drawn = [
+            // Alerting points get a ring: their level is not told by colour alone.
+            <Layer {...fromTiles} key="ring" id={`${pointsId(id)}-alert-ring`} type="circle" filter={ALERT_RING_FILTER} layout={{ visibility }} paint={alertRingPaint(layer)} />,
+            clustered(entry) && (
+              <Layer
+                {...fromTiles}
+                key="clusters"
+                id={clustersId(id)}
+                type="circle"
+                filter={['has', 'point_count']}
+                layout={{ visibility }}
+                paint={clusterPaint(layer)}
+              />
+            ),
+            layer.icon === 'circle' ? (
+              // Circles are MapLibre's own: no icon layout in the worker, the fastest way to draw many points.
+              <Layer
+                {...fromTiles}
+                key="circle"
+                id={pointsId(id)}
+                type="circle"
+                filter={['!', ['has', 'point_count']]}
+                layout={{ visibility }}
+                paint={circlePaint(layer)}
+              />
+            ) : (
+              <Layer
+                {...fromTiles}
+                key="symbol"
+                id={pointsId(id)}
+                type="symbol"
+                filter={['!', ['has', 'point_count']]}
+                layout={symbolLayout(layer, visibility)}
+                paint={symbolPaint(layer)}
+              />
+            ),
+          ]
+          // A layer that grows past the tile threshold is another kind of source: a new one, not an update.
+          return tiles ? (
+            <Source key={`${id}-tiles`} id={sourceId(id)} type="vector" tiles={[tiles]} maxzoom={TILE_MAX_ZOOM}>
+              {drawn}
+            </Source>
           ) : (
-            <Layer
-              {...fromTiles}
-              key="symbol"
-              id={pointsId(id)}
-              type="symbol"
-              filter={['!', ['has', 'point_count']]}
-              layout={symbolLayout(layer, visibility)}
-              paint={symbolPaint(layer)}
-            />
-          ),
-        ]
-        // A layer that grows past the tile threshold is another kind of source: a new one, not an update.
-        return tiles ? (
-          <Source key={`${id}-tiles`} id={sourceId(id)} type="vector" tiles={[tiles]} maxzoom={TILE_MAX_ZOOM}>
-            {drawn}
-          </Source>
-        ) : (
-          <Source key={id} id={sourceId(id)} type="geojson" data={data} cluster={layer.cluster} clusterRadius={48} clusterMaxZoom={15}>
-            {drawn}
-          </Source>
-        )
-      })}
-      {clusterLabels.map(({ key, longitude, latitude, count }) => (
-        <Marker key={key} longitude={longitude} latitude={latitude} anchor="center" style={{ pointerEvents: 'none' }}>
-          <span className="cluster-count" aria-hidden="true">
-            {count}
-          </span>
-        </Marker>
-      ))}
-      {place && (
-        <Marker key={place.sequence} longitude={place.lon} latitude={place.lat} anchor="bottom">
-          <span className="place-pin" title={place.label}>
-            <span aria-hidden="true">📍</span>
-            <span className="place-pin__label">{place.label}</span>
-          </span>
-        </Marker>
-      )}
-      {popup && popupLayer && popupFeature && (
-        <Popup longitude={popup.longitude} latitude={popup.latitude} onClose={() => setPopup(undefined)} closeOnClick={false} maxWidth="300px">
-          <FeaturePopup feature={popupFeature} layer={popupLayer.layer} units={popupLayer.units} city={popupLayer.city} />
-        </Popup>
-      )}
-    </Map>
+            <Source key={id} id={sourceId(id)} type="geojson" data={data} cluster={layer.cluster} clusterRadius={48} clusterMaxZoom={15}>
+              {drawn}
+            </Source>
+          )
+        })}
+        {clusterLabels.map(({ key, longitude, latitude, count }) => (
+          <Marker key={key} longitude={longitude} latitude={latitude} anchor="center" style={{ pointerEvents: 'none' }}>
+            <span className="cluster-count" aria-hidden="true">
+              {count}
+            </span>
+          </Marker>
+        ))}
+        {place && (
+          <Marker key={place.sequence} longitude={place.lon} latitude={place.lat} anchor="bottom">
+            <span className="place-pin" title={place.label}>
+              <span className="place-pin__label">{place.label}</span>
+              <PinIcon />
+            </span>
+          </Marker>
+        )}
+        {popup && popupContent && !asSheet && (
+          // Opens upwards from the place; the map pans so that all of it is inside (see above).
+          <Popup longitude={popup.longitude} latitude={popup.latitude} anchor="bottom" onClose={() => close()} closeOnClick={false} maxWidth="min(300px, calc(100vw - 3rem))">
+            {popupContent}
+          </Popup>
+        )}
+      </Map>
+      {popupContent && asSheet
+        ? createPortal(
+            <div className="map-sheet">
+              <button type="button" className="map-sheet__close" onClick={() => close()}>
+                <span aria-hidden="true" className="map-sheet__x" />
+                {t('closePopup')}
+              </button>
+              {popupContent}
+            </div>,
+            sheetSlot,
+          )
+        : null}
+    </>
+  )
+}
+
+/** The found place's pin: drawn, not an emoji (which needs an emoji font). */
+function PinIcon() {
+  return (
+    <svg className="place-pin__icon" viewBox="0 0 24 34" width="24" height="34" aria-hidden="true" focusable="false">
+      <path d="M12 1C5.9 1 1 5.9 1 12c0 8.3 11 21 11 21s11-12.7 11-21C23 5.9 18.1 1 12 1z" fill="#b3261e" stroke="#ffffff" strokeWidth="2" />
+      <circle cx="12" cy="12" r="4.2" fill="#ffffff" />
+    </svg>
   )
 }

@@ -7,7 +7,7 @@ export const MapViewBlock: Block = {
   interfaceName: 'MapViewBlock',
   labels: { singular: 'Map view', plural: 'Map views' },
   fields: [
-    { name: 'title', type: 'text', required: true, maxLength: 120 },
+    { name: 'title', localized: true, type: 'text', required: true, maxLength: 120 },
     cityField,
     layersField({ hasMany: true }),
     {
@@ -32,7 +32,13 @@ export const MapViewBlock: Block = {
       type: 'row',
       fields: [
         { name: 'legend', type: 'checkbox', defaultValue: true, label: 'Show the legend and layer toggles' },
-        { name: 'showTable', type: 'checkbox', defaultValue: false, label: 'Offer "show as table"' },
+        {
+          name: 'showTable',
+          type: 'checkbox',
+          defaultValue: false,
+          label: 'Offer "show as table"',
+          admin: { description: 'The button is now offered under every map: its table is how keyboard and screen-reader users reach the places.' },
+        },
       ],
     },
   ],

@@ -59,3 +59,19 @@ export const symbolPaint = (layer: DashboardLayer): SymbolLayerSpecification['pa
   'icon-halo-color': byAlert((level) => ALERT_OUTLINES[level].colour),
   'icon-halo-width': byAlert((level) => ALERT_OUTLINES[level].width),
 })
+
+/** Points with a warning or critical alert: a ring around the marker tells them apart without colour. */
+export const ALERT_RING_FILTER: ExpressionSpecification = [
+  'all',
+  ['!', ['has', 'point_count']],
+  ['match', ['get', '__alert'], ['warning', 'critical'], true, false],
+]
+
+/** The ring: no fill, a dark line a few pixels outside the marker (wider and further out when critical). */
+export const alertRingPaint = (layer: DashboardLayer): CircleLayerSpecification['paint'] => ({
+  'circle-opacity': 0,
+  'circle-radius': byAlert((level) => (level === 'critical' ? layer.radius * 1.3 + 7 : layer.radius + 5)),
+  'circle-stroke-color': ALERT_OUTLINES.critical.colour,
+  'circle-stroke-width': byAlert((level) => (level === 'critical' ? 3 : 2)),
+  'circle-stroke-opacity': 0.9,
+})

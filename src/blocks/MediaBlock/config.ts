@@ -6,6 +6,6 @@ export const MediaBlock: Block = {
   labels: { singular: 'Media', plural: 'Media blocks' },
   fields: [
     { name: 'media', type: 'upload', relationTo: 'media', required: true },
-    { name: 'caption', type: 'text', maxLength: 300 },
+    { name: 'caption', localized: true, type: 'text', maxLength: 300 },
   ],
 }

@@ -1,4 +1,5 @@
 import { draftMode } from 'next/headers'
+import { getTranslations } from 'next-intl/server'
 
 import { env } from '@/env'
 import type { WeatherNowBlock as WeatherNowBlockData } from '@/payload-types'
@@ -14,13 +15,11 @@ export async function WeatherNowBlock(block: WeatherNowBlockData) {
   if (!env().WEATHER_API_KEY) {
     const { isEnabled: draft } = await draftMode()
     if (!draft) return null
+    const t = await getTranslations('blocks')
     return (
       <section className="block weather-now">
         <h2>{block.title}</h2>
-        <p className="editor-note">
-          Only editors see this: the weather service is not configured (WEATHER_API_URL and WEATHER_API_KEY on the server), so citizens
-          will not see this block.
-        </p>
+        <p className="editor-note">{t('weatherEditorNote')}</p>
       </section>
     )
   }

@@ -1,23 +1,28 @@
 'use client'
 
+import { useLocale, useTranslations } from 'next-intl'
 import { useEffect, useState } from 'react'
 
-import { usePageCity } from '@/components/dashboard/DashboardProvider'
+import { usePageCity, useReaderSettings } from '@/components/dashboard/DashboardProvider'
+import { formatDateTimeWithZone } from '@/i18n/format'
 import type { WeatherReport } from '@/upstreams'
 
 type City = { name: string; tenant: string; latitude: number; longitude: number }
 
-type State = { status: 'loading' } | { status: 'ready'; report: WeatherReport } | { status: 'error'; message: string }
+type State = { status: 'loading' } | { status: 'ready'; report: WeatherReport } | { status: 'error' }
 
 /** The proxy caches for ten minutes: asking more often shows nothing new. */
 const REFRESH_MS = 10 * 60_000
 
-const formatNumber = (value: number | null, unit: string, digits = 0) =>
-  value === null ? '–' : `${value.toLocaleString('en', { maximumFractionDigits: digits })} ${unit}`
+const formatNumber = (value: number | null, unit: string, locale: string, digits = 0) =>
+  value === null ? '–' : `${value.toLocaleString(locale, { maximumFractionDigits: digits })} ${unit}`
 
 /** The block's city, else the page's (which the city switcher changes), else the first. */
 export function WeatherPanel({ title, cities, blockCity }: { title: string; cities: City[]; blockCity?: string }) {
   const pageCity = usePageCity()
+  const t = useTranslations('dashboard.weather')
+  // The page's language: the server writes the conditions in it.
+  const locale = useLocale()
   const city = cities.find((known) => known.tenant === (blockCity || pageCity)) ?? cities[0]
   const [state, setState] = useState<State>({ status: 'loading' })
 
@@ -25,13 +30,13 @@ export function WeatherPanel({ title, cities, blockCity }: { title: string; citi
     let cancelled = false
     const load = async () => {
       try {
-        const response = await fetch(`/api/weather?${new URLSearchParams({ lat: String(city.latitude), lon: String(city.longitude) })}`)
+        const response = await fetch(`/api/weather?${new URLSearchParams({ lat: String(city.latitude), lon: String(city.longitude), lang: locale })}`)
         const body = (await response.json().catch(() => ({}))) as WeatherReport & { error?: string }
         if (cancelled) return
         if (response.ok) setState({ status: 'ready', report: body })
-        else setState({ status: 'error', message: 'The weather cannot be loaded right now.' })
+        else setState({ status: 'error' })
       } catch {
-        if (!cancelled) setState({ status: 'error', message: 'The weather cannot be loaded right now.' })
+        if (!cancelled) setState({ status: 'error' })
       }
     }
     void load()
@@ -40,52 +45,54 @@ export function WeatherPanel({ title, cities, blockCity }: { title: string; citi
       cancelled = true
       clearInterval(timer)
     }
-  }, [city.latitude, city.longitude])
+  }, [city.latitude, city.longitude, locale])
 
   return (
     <section className="block weather-now" aria-labelledby={`weather-${city.tenant}`} aria-busy={state.status === 'loading'}>
       <h2 id={`weather-${city.tenant}`}>
         {title} <span className="muted">· {city.name}</span>
       </h2>
-      {state.status === 'loading' && <p className="muted">Loading the weather…</p>}
-      {state.status === 'error' && <p className="data-status data-status--error">{state.message}</p>}
-      {state.status === 'ready' && <Report report={state.report} />}
+      {state.status === 'loading' && <p className="muted">{t('loading')}</p>}
+      {state.status === 'error' && <p className="data-status data-status--error">{t('failed')}</p>}
+      {state.status === 'ready' && <Report report={state.report} city={city.tenant} />}
     </section>
   )
 }
 
-function Report({ report }: { report: WeatherReport }) {
-  const observed = new Date(report.observedAt)
+function Report({ report, city }: { report: WeatherReport; city: string }) {
+  const t = useTranslations('dashboard.weather')
+  // The observation time in the city's time zone, as every other time on the page.
+  const { locale, timeZone } = useReaderSettings(city)
   return (
     <>
       <p className="weather-now__temperature">
-        {formatNumber(report.temperatureC, '°C', 1)}
+        {formatNumber(report.temperatureC, '°C', locale, 1)}
         {report.condition && <span className="muted"> {report.condition.description}</span>}
       </p>
       <dl>
         <div>
-          <dt>Feels like</dt>
-          <dd>{formatNumber(report.feelsLikeC, '°C', 1)}</dd>
+          <dt>{t('feelsLike')}</dt>
+          <dd>{formatNumber(report.feelsLikeC, '°C', locale, 1)}</dd>
         </div>
         <div>
-          <dt>Humidity</dt>
-          <dd>{formatNumber(report.humidityPercent, '%')}</dd>
+          <dt>{t('humidity')}</dt>
+          <dd>{formatNumber(report.humidityPercent, '%', locale)}</dd>
         </div>
         <div>
-          <dt>Wind</dt>
-          <dd>{formatNumber(report.windSpeedMs, 'm/s', 1)}</dd>
+          <dt>{t('wind')}</dt>
+          <dd>{formatNumber(report.windSpeedMs, 'm/s', locale, 1)}</dd>
         </div>
         <div>
-          <dt>Pressure</dt>
-          <dd>{formatNumber(report.pressureHpa, 'hPa')}</dd>
+          <dt>{t('pressure')}</dt>
+          <dd>{formatNumber(report.pressureHpa, 'hPa', locale)}</dd>
         </div>
       </dl>
       <p className="muted">
-        Observed at{' '}
-        <time dateTime={report.observedAt}>
-          {observed.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC
-        </time>
-        {report.location.name && ` · station: ${report.location.name}`}
+        {t.rich('observed', {
+          time: formatDateTimeWithZone(report.observedAt, locale, timeZone),
+          when: (chunks) => <time dateTime={report.observedAt}>{chunks}</time>,
+        })}
+        {report.location.name && ` · ${t('station', { name: report.location.name })}`}
       </p>
     </>
   )

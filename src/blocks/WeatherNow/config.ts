@@ -7,7 +7,7 @@ export const WeatherNowBlock: Block = {
   interfaceName: 'WeatherNowBlock',
   labels: { singular: 'Weather now', plural: 'Weather now' },
   fields: [
-    { name: 'title', type: 'text', required: true, defaultValue: 'Weather now', maxLength: 120 },
+    { name: 'title', localized: true, type: 'text', required: true, defaultValue: 'Weather now', maxLength: 120 },
     {
       ...(cityField as TextField),
       admin: {

@@ -3,6 +3,7 @@ import type { CollectionConfig } from 'payload'
 import { isAdmin, isStaff, nobody, userIsStaff } from '@/access'
 import { taskNames } from '@/ai'
 import { env } from '@/env'
+import { LOCALE_NAMES, LOCALES } from '@/i18n/locales'
 
 import { enforceDraftWorkflow } from './hooks/enforceDraftWorkflow'
 import { AI_DRAFT_STATUSES } from './status'
@@ -77,6 +78,8 @@ export const AiDrafts: CollectionConfig = {
             // Not `id`: Payload's SQL adapters cannot query a group sub-field of that name.
             { name: 'docId', label: 'Document id', type: 'text', maxLength: 64, admin: { readOnly: true } },
             { name: 'field', type: 'text', maxLength: 100, admin: { readOnly: true } },
+            // The language a translation goes into; empty for the other tasks (their field is not localized, or the default locale's).
+            { name: 'locale', type: 'select', options: LOCALES.map((code) => ({ label: LOCALE_NAMES[code], value: code })), admin: { readOnly: true } },
           ],
         },
       ],

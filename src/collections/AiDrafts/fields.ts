@@ -19,3 +19,17 @@ export const draftWithAiField = ({ name, task, field, label }: { name: string; t
     },
   },
 })
+
+/**
+ * "Translate with AI" in a page's or post's editor: drafts the document's texts (in the locale
+ * being edited) in another locale of the site, as one draft for review; applying it writes that
+ * locale's texts into a new unpublished draft version.
+ */
+export const translateWithAiField = ({ position }: { position?: 'sidebar' } = {}): UIField => ({
+  name: 'translateWithAi',
+  type: 'ui',
+  admin: {
+    ...(position ? { position } : {}),
+    components: { Field: '@/collections/AiDrafts/components/TranslateWithAi#TranslateWithAi' },
+  },
+})

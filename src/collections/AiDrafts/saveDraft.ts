@@ -1,12 +1,13 @@
 import type { Payload } from 'payload'
 
 import type { AiTaskRunResult } from '@/ai'
+import type { Locale } from '@/i18n/locales'
 import type { AiDraft } from '@/payload-types'
 
 import type { TargetCollection } from './targets'
 
 /** As stored in `target`: the document's id as text (ids are numbers or strings by database). */
-export type DraftTargetInput = { collection: TargetCollection; docId: string; field: string }
+export type DraftTargetInput = { collection: TargetCollection; docId: string; field: string; locale?: Locale }
 
 /** Stores a generated text as a draft awaiting review: the only way AI output enters the CMS. */
 export function saveAiDraft(

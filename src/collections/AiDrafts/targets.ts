@@ -12,11 +12,14 @@ import type { AiTaskName } from '@/ai'
  *   content); also copied at every later sync (see searchKeywords.ts).
  * - `question-answer`: the answer of a citizen question. The staff member's apply, after their
  *   approval, is the publication step the design asks for.
+ * - `translation`: the draft (a JSON object of texts keyed by field path) goes into the target
+ *   locale of the page or post as a new draft version; the published version and the other
+ *   locales' texts stay as they were.
  * - `editor-form`: nothing is written. Map layers have no drafts and their fields are public,
  *   so the layer editor inserts the approved text into its unsaved form and the editor saves by
  *   hand; apply only records that the draft was used.
  */
-export type ApplyMode = 'draft-version' | 'search-keywords' | 'question-answer' | 'editor-form'
+export type ApplyMode = 'draft-version' | 'search-keywords' | 'question-answer' | 'editor-form' | 'translation'
 
 export type DraftTarget = { collection: TargetCollection; field: string; apply: ApplyMode }
 
@@ -25,6 +28,9 @@ export type TargetCollection = (typeof TARGET_COLLECTIONS)[number]
 
 /** `keywords` of posts and pages names their search-index keywords, not a field of the document. */
 export const SEARCH_KEYWORDS_FIELD = 'keywords'
+
+/** The target field of a translation: not a field, the document's localized texts together. */
+export const TRANSLATION_FIELD = 'translation'
 
 export const DRAFT_TARGETS: Record<AiTaskName, readonly DraftTarget[]> = {
   'post-draft': [{ collection: 'posts', field: 'content', apply: 'draft-version' }],
@@ -38,6 +44,10 @@ export const DRAFT_TARGETS: Record<AiTaskName, readonly DraftTarget[]> = {
     { collection: 'pages', field: SEARCH_KEYWORDS_FIELD, apply: 'search-keywords' },
   ],
   'citizen-answer': [{ collection: 'questions', field: 'answer', apply: 'question-answer' }],
+  translate: [
+    { collection: 'pages', field: TRANSLATION_FIELD, apply: 'translation' },
+    { collection: 'posts', field: TRANSLATION_FIELD, apply: 'translation' },
+  ],
 }
 
 export type TargetRef = { collection?: string | null; field?: string | null }

@@ -195,6 +195,28 @@ export async function unsubscribe(payload: Payload, id: string, token: string): 
   if (subscription) await erase(payload, subscription)
 }
 
+/**
+ * Erases every subscription still waiting for confirmation after its link expired (the address
+ * someone typed is not kept for ever); returns how many. Run by the sweeps (src/email/sweeps.ts).
+ */
+export async function deleteExpiredSubscriptions(payload: Payload, now = new Date()): Promise<number> {
+  const createdBefore = new Date(now.getTime() - CONFIRMATION_HOURS * 3_600_000).toISOString()
+  let erased = 0
+  for (;;) {
+    const { docs } = await payload.find({
+      collection: 'alert-subscriptions',
+      where: { and: [{ status: { equals: 'pending' } }, { createdAt: { less_than: createdBefore } }] },
+      limit: 100,
+      depth: 0,
+      overrideAccess: true,
+      showHiddenFields: true,
+    })
+    for (const subscription of docs as AlertSubscription[]) await erase(payload, subscription)
+    erased += docs.length
+    if (docs.length < 100) return erased
+  }
+}
+
 /** Everything kept about a subscriber: the subscription, its held notices, its queued mails and digest. */
 export async function erase(payload: Payload, subscription: AlertSubscription) {
   await payload.delete({ collection: 'held-alert-notices', where: { subscription: { equals: subscription.id } }, overrideAccess: true })

@@ -13,5 +13,5 @@ export const Categories: CollectionConfig = {
     delete: isStaff,
   },
   admin: { useAsTitle: 'title', group: 'Content' },
-  fields: [{ name: 'title', type: 'text', required: true, maxLength: 80 }, slugField()],
+  fields: [{ name: 'title', type: 'text', required: true, localized: true, maxLength: 80 }, slugField()],
 }

@@ -13,7 +13,7 @@ import { deleteLiveSubscriptions, syncLiveSubscriptions } from './hooks/liveSubs
 import { validateAgainstBroker } from './hooks/validateAgainstBroker'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, HEX_COLOUR, HEX_COLOUR_RULE } from '@/ngsi/names'
 
-import { validContextUrl, validEntityType, matches } from './validators'
+import { validContextUrl, validEntityType, validThrottleSeconds, matches } from './validators'
 
 const attributeNames = (value: unknown): true | string =>
   value === null || value === undefined || (Array.isArray(value) && value.every((name) => typeof name === 'string' && ATTRIBUTE_NAME.test(name)))
@@ -29,13 +29,13 @@ const membersOnly = { read: memberFieldAccess }
 const BROKER_ATTRIBUTES = '@/collections/MapLayers/components/AttributeFields#BrokerAttributesField'
 const LAYER_ATTRIBUTES = '@/collections/MapLayers/components/AttributeFields#LayerAttributesField'
 
-const attributeField = (name: string, label: string): Field => ({
+const attributeField = (name: string, label: string, description?: string): Field => ({
   name,
   label,
   type: 'text',
   required: true,
   validate: matches(ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE),
-  admin: { components: { Field: LAYER_ATTRIBUTES } },
+  admin: { components: { Field: LAYER_ATTRIBUTES }, description },
 })
 
 export const MapLayers: CollectionConfig = {
@@ -56,8 +56,9 @@ export const MapLayers: CollectionConfig = {
   endpoints: [brokerTypesEndpoint, brokerPreviewEndpoint, liveStatusEndpoint],
   hooks: { beforeChange: [validateAgainstBroker], afterChange: [syncLiveSubscriptions], beforeDelete: [eraseAlertSubscriptions], afterDelete: [deleteLiveSubscriptions] },
   fields: [
-    { name: 'name', type: 'text', required: true, maxLength: 80 },
-    { name: 'description', type: 'textarea', maxLength: 1000 },
+    // What citizens read of a layer is per locale; its source, attributes and rules are shared.
+    { name: 'name', type: 'text', required: true, localized: true, maxLength: 80 },
+    { name: 'description', type: 'textarea', localized: true, maxLength: 1000 },
     draftWithAiField({ name: 'describeWithAi', task: 'layer-description', field: 'description', label: 'Draft a description with AI' }),
     {
       name: 'public',
@@ -109,6 +110,88 @@ export const MapLayers: CollectionConfig = {
       maxRows: 10,
       validate: attributeNames,
       admin: { description: 'Shown in the map popup, in this order; each one of the attributes above.', components: { Field: LAYER_ATTRIBUTES } },
+    },
+    {
+      name: 'attributeDisplay',
+      label: 'How attributes are shown',
+      labels: { singular: 'Attribute', plural: 'Attributes' },
+      type: 'array',
+      maxRows: 30,
+      admin: {
+        description:
+          'What citizens read for an attribute on maps, tables, cards, charts, alerts and downloads: its name, unit and how its values are written. Attributes without a row show their name made readable (airQualityLevel → “Air quality level”) and their values as numbers.',
+        initCollapsed: true,
+        components: { RowLabel: '@/collections/MapLayers/components/AttributeDisplayRowLabel#AttributeDisplayRowLabel' },
+      },
+      fields: [
+        {
+          type: 'row',
+          fields: [
+            attributeField('attribute', 'Attribute', 'One of the layer’s attributes; one row each.'),
+            {
+              name: 'label',
+              type: 'text',
+              localized: true,
+              maxLength: 80,
+              admin: { description: 'What citizens read instead of the attribute’s name, e.g. “NO₂” or “Air quality”.' },
+            },
+            {
+              name: 'unit',
+              type: 'text',
+              maxLength: 20,
+              admin: { description: 'Written after the numbers, e.g. µg/m³. Empty: the unit the broker gives (its unitCode).' },
+            },
+          ],
+        },
+        {
+          type: 'row',
+          fields: [
+            {
+              name: 'format',
+              type: 'select',
+              required: true,
+              defaultValue: 'number',
+              options: [
+                { label: 'Number', value: 'number' },
+                { label: 'Percentage (value is a fraction 0–1)', value: 'percent' },
+                { label: 'Whole number', value: 'integer' },
+                { label: 'Text', value: 'text' },
+              ],
+              admin: { description: 'Number: in the reader’s language (decimal comma in Spanish). Percentage: 0.08 is shown as 8 %. Text: shown as it is, or by the labels below.' },
+            },
+            {
+              name: 'decimals',
+              type: 'number',
+              min: 0,
+              max: 6,
+              admin: { description: 'Digits after the decimal separator (0–6). Empty: fewer as numbers grow (12.34, 123.4, 1234).', step: 1 },
+            },
+          ],
+        },
+        {
+          name: 'valueLabels',
+          label: 'Value labels',
+          labels: { singular: 'Value label', plural: 'Value labels' },
+          type: 'array',
+          maxRows: 30,
+          admin: { description: 'For attributes with a few possible values (good, moderate, unhealthy…): what citizens read for each.', initCollapsed: true },
+          fields: [
+            {
+              type: 'row',
+              fields: [
+                { name: 'value', type: 'text', required: true, maxLength: 100, admin: { description: 'The value as the broker sends it, e.g. unhealthyForSensitiveGroups.' } },
+                {
+                  name: 'label',
+                  type: 'text',
+                  localized: true,
+                  maxLength: 100,
+                  admin: { description: 'What citizens read, e.g. “Unhealthy for sensitive groups”. Empty (e.g. not yet translated): the value made readable.' },
+                },
+              ],
+            },
+          ],
+        },
+      ],
     },
     {
       name: 'brokerPreview',
@@ -227,7 +310,7 @@ export const MapLayers: CollectionConfig = {
             },
           ],
         },
-        { name: 'message', type: 'text', required: true, maxLength: 200 },
+        { name: 'message', type: 'text', required: true, localized: true, maxLength: 200 },
       ],
     },
     {
@@ -254,6 +337,21 @@ export const MapLayers: CollectionConfig = {
           admin: { description: 'Read at most this many entities; beyond, the map says the layer is truncated.' },
         },
       ],
+    },
+    {
+      name: 'liveThrottleSeconds',
+      label: 'Live updates: at most one notification per N seconds',
+      access: membersOnly,
+      type: 'number',
+      min: 0,
+      // An hour: beyond it a layer is better served by its refresh interval.
+      max: 3600,
+      validate: validThrottleSeconds,
+      admin: {
+        step: 1,
+        description:
+          'Sent to the broker as the subscription’s throttling: a layer whose entities change many times a second pushes at most one change per N seconds to citizens’ maps. Empty or 0: the broker’s default (every change). Saving a new value replaces the layer’s subscriptions.',
+      },
     },
   ],
 }

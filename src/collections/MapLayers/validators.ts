@@ -20,3 +20,7 @@ export const validContextUrl: Validation = (value) => {
   if (typeof value !== 'string' || value.length > 2000 || !/^https?:\/\/\S+$/.test(value)) return 'An http(s) URL of a JSON-LD @context'
   return outboundUrlProblem(value, env().ALLOW_PRIVATE_OUTBOUND_HOSTS) ?? true
 }
+
+/** A subscription's throttling: whole seconds from 0 to an hour, or nothing (the broker's default). */
+export const validThrottleSeconds: Validation = (value) =>
+  isEmpty(value) || (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 3600) ? true : 'Whole seconds from 0 to 3600, or empty'

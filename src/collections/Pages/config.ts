@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { isMember, isStaff, memberAdmin, publishedOrMember, userIsStaff } from '@/access'
 import { pageBlocks } from '@/blocks'
+import { translateWithAiField } from '@/collections/AiDrafts/fields'
 import { cityFieldOf } from '@/fields/dashboard'
 import { seoTab } from '@/fields/seoTab'
 import { slugField } from '@/fields/slug'
@@ -30,7 +31,7 @@ export const Pages: CollectionConfig = {
   },
   defaultPopulate: { title: true, slug: true },
   fields: [
-    { name: 'title', type: 'text', required: true, maxLength: 160 },
+    { name: 'title', type: 'text', required: true, localized: true, maxLength: 160 },
     cityFieldOf('tenant', "The city this dashboard shows, from Site settings → Cities; empty = the site's default city.", { position: 'sidebar' }),
     {
       // A view of the Header global's nav items (hooks/navigation.ts): never stored on the page.
@@ -52,6 +53,7 @@ export const Pages: CollectionConfig = {
     },
     { name: 'publishedAt', type: 'date', index: true, admin: { position: 'sidebar' } },
     slugField(),
+    translateWithAiField({ position: 'sidebar' }),
   ],
   hooks: {
     beforeChange: [checkNavigationRoom],

@@ -2,7 +2,7 @@ import { lexicalEditor } from '@payloadcms/richtext-lexical'
 import type { CollectionConfig } from 'payload'
 
 import { isMember, isStaff, memberAdmin, publishedOrMember } from '@/access'
-import { draftWithAiField } from '@/collections/AiDrafts/fields'
+import { draftWithAiField, translateWithAiField } from '@/collections/AiDrafts/fields'
 import { seoTab } from '@/fields/seoTab'
 import { slugField } from '@/fields/slug'
 import { previewPath } from '@/site/paths'
@@ -31,7 +31,7 @@ export const Posts: CollectionConfig = {
     preview: (data) => previewPath({ collection: 'posts', slug: data?.slug as string | undefined }),
   },
   fields: [
-    { name: 'title', type: 'text', required: true, maxLength: 160 },
+    { name: 'title', type: 'text', required: true, localized: true, maxLength: 160 },
     {
       type: 'tabs',
       tabs: [
@@ -42,6 +42,7 @@ export const Posts: CollectionConfig = {
               name: 'content',
               type: 'richText',
               required: true,
+              localized: true,
               editor: lexicalEditor(),
               // Read by the AI helper: whether it may draft this field, and the prompt it starts from.
               custom: {
@@ -56,6 +57,7 @@ export const Posts: CollectionConfig = {
             },
             draftWithAiField({ name: 'draftContentWithAi', task: 'post-draft', field: 'content', label: 'Draft the content with AI' }),
             draftWithAiField({ name: 'suggestKeywordsWithAi', task: 'search-keywords', field: 'keywords', label: 'Suggest search keywords with AI' }),
+            translateWithAiField(),
           ],
         },
         {

@@ -8,6 +8,7 @@ import { guardAuthOperations, refundSuccessfulSignIn } from './hooks/guardAuthOp
 import { guardPasswordChange } from './hooks/guardPasswordChange'
 import { guardPasswordReset, mailPasswordReset, RESET_LINK_MINUTES } from './hooks/passwordReset'
 import { hideSessions } from './hooks/hideSessions'
+import { keepVerificationToAdmins, startVerification, verifyOnPasswordReset, withoutPayloadVerificationMail } from './verification'
 
 /** Sign-up is open for the very first account, for admins, and for everyone while ALLOW_SIGNUP is on. */
 const canCreateAccount: Access = async ({ req }) => {
@@ -32,6 +33,8 @@ export const Users: CollectionConfig = {
     cookies: { sameSite: 'Lax', secure: env().PUBLIC_SERVER_URL.startsWith('https:') },
     // The reset mail is ours (hooks/passwordReset.ts); Payload's per-account interval is replaced by its budgets.
     forgotPassword: { expiration: RESET_LINK_MINUTES * 60 * 1000 },
+    // A new account proves its address before it signs in; the link and its mail are ours (./verification.ts).
+    verify: true,
   },
   access: {
     admin: ({ req }) => Boolean(req.user),
@@ -42,9 +45,10 @@ export const Users: CollectionConfig = {
     unlock: isAdmin,
   },
   hooks: {
-    beforeOperation: [guardAuthOperations, guardPasswordReset],
-    afterOperation: [refundSuccessfulSignIn, mailPasswordReset],
-    beforeChange: [guardPasswordChange, assignRole],
+    beforeOperation: [guardAuthOperations, guardPasswordReset, withoutPayloadVerificationMail],
+    afterOperation: [refundSuccessfulSignIn, mailPasswordReset, verifyOnPasswordReset],
+    beforeChange: [guardPasswordChange, assignRole, keepVerificationToAdmins],
+    afterChange: [startVerification],
     afterRead: [hideSessions],
   },
   fields: [
@@ -95,6 +99,13 @@ export const Users: CollectionConfig = {
       name: 'firstAdminClaim',
       type: 'text',
       unique: true,
+      access: { read: () => false, create: () => false, update: () => false },
+      admin: { hidden: true, disableListColumn: true, disableListFilter: true },
+    },
+    {
+      // When the mailed verification link stops working (./verification.ts); empty once verified.
+      name: 'verificationExpiresAt',
+      type: 'date',
       access: { read: () => false, create: () => false, update: () => false },
       admin: { hidden: true, disableListColumn: true, disableListFilter: true },
     },

@@ -1,8 +1,13 @@
 'use client'
 
+import { useLocale } from 'next-intl'
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 
+import { DEFAULT_LOCALE } from '@/i18n/locales'
 import { cityOfRead } from '@/layers/shared/city'
+import { alertInLanguage } from '@/layers/shared/alertTexts'
+import { featuresInLanguage } from '@/layers/shared/languages'
+import { createPresentation, DEFAULT_TIME_ZONE, type Presentation } from '@/layers/shared/presentation'
 import { ALERT_PREVIEW_LIMIT, type LayerPreview, snapshotKey, statisticKey } from '@/layers/shared/preview'
 import type { SortDirection } from '@/layers/shared/sorting'
 import type { DashboardData, DashboardLayer, LayerMeta, LayerSnapshot } from '@/layers/shared/types'
@@ -39,6 +44,8 @@ type FocusRequest = { layerId: string; featureId: string; feature?: Feature; seq
 type DashboardContextValue = {
   data: DashboardData
   city: string
+  /** The `?city=` the reader's URL names when the site has no such city (the page then shows its own). */
+  unknownCity?: string
   selectCity: (tenant: string) => void
   states: Record<string, LayerState>
   subscribe: (layerId: string, city: string) => void
@@ -58,6 +65,35 @@ export function useDashboard(): DashboardContextValue {
 export const usePageCity = (): string | undefined => useContext(DashboardContext)?.city
 
 export type BlockLayerState = LayerState & { layerId: string; city: string }
+
+/** The time zone of a city of the page (a tenant), else DEFAULT_TIME_ZONE. */
+const timeZoneOf = (data: DashboardData, tenant: string | undefined) => data.cities.find((known) => known.tenant === tenant)?.timeZone ?? DEFAULT_TIME_ZONE
+
+/**
+ * The reader's language (the URL's locale) and the time zone of `city` (else the page's city), also
+ * outside a dashboard (a page with charts only): DEFAULT_TIME_ZONE there.
+ */
+export function useReaderSettings(city?: string | null): { locale: string; timeZone: string } {
+  const context = useContext(DashboardContext)
+  const locale = useLocale()
+  if (!context) return { locale, timeZone: DEFAULT_TIME_ZONE }
+  return { locale, timeZone: timeZoneOf(context.data, city || context.city) }
+}
+
+/**
+ * How a layer's attributes read on this page: its labels, units and formats, numbers in the page's
+ * locale, times in the time zone of the city read (the layer's pinned city, else `city`, else the
+ * page's). `units`: the broker's unit symbols (LayerMeta.units) where the layer sets none.
+ */
+export function usePresentation(layerId: string | undefined, { city, units }: { city?: string | null; units?: Record<string, string> } = {}): Presentation {
+  const { data, city: pageCity } = useDashboard()
+  const locale = useLocale()
+  const layer = layerId ? data.layers[layerId] : undefined
+  const tenant = cityOfRead(layer?.fixedCity, city, pageCity)
+  const timeZone = timeZoneOf(data, tenant)
+  const display = layer?.attributeDisplay
+  return useMemo(() => createPresentation({ attributes: display, units, locale, timeZone }), [display, units, locale, timeZone])
+}
 
 /** Live features of a block's layers: each layer's pinned city, else the block's, else the page's. */
 export function useLayersData(layerIds: string[], blockCity?: string | null): BlockLayerState[] {
@@ -91,21 +127,45 @@ export const layerUrl = (layer: DashboardLayer, city: string, part: 'features' |
   return `/api/layers/${encodeURIComponent(layer.id)}/${part}${query.size ? `?${query}` : ''}`
 }
 
-async function readJson<T extends object>(url: string, signal?: AbortSignal, ...required: (keyof T)[]): Promise<T> {
+async function readJsonTagged<T extends object>(url: string, signal?: AbortSignal, ...required: (keyof T)[]): Promise<{ body: T; etag: string | null }> {
   // no-cache: the browser revalidates with the ETag it holds; an unchanged layer is a 304.
   const response = await fetch(url, { cache: 'no-cache', signal })
   const body = (await response.json()) as Partial<T> & { error?: string }
   if (!response.ok || required.some((name) => !body[name])) throw new Error(body.error ?? `The server answered ${response.status}`)
-  return body as T
+  return { body: body as T, etag: response.headers.get('etag') }
 }
 
-const readFeatures = (url: string, signal?: AbortSignal) => readJson<{ features: Feature[]; meta: LayerMeta }>(url, signal, 'features', 'meta')
+const readJson = async <T extends object>(url: string, signal?: AbortSignal, ...required: (keyof T)[]): Promise<T> =>
+  (await readJsonTagged<T>(url, signal, ...required)).body
+
+const readFeatures = (url: string, signal?: AbortSignal) => readJsonTagged<{ features: Feature[]; meta: LayerMeta }>(url, signal, 'features', 'meta')
+
+/** How a layer's features read to this page's reader (see `readersFeatures`). */
+type Reader = { locale: string; timeZone: string; layer: DashboardLayer; units?: Record<string, string> }
+
+/**
+ * Features as the reader reads them: entity texts the broker holds in several languages in the
+ * reader's (else the site's default; src/layers/shared/languages.ts), and alert messages in the
+ * reader's language when it is not the default (src/layers/shared/alertTexts.ts).
+ */
+function readersFeatures(features: Feature[], { locale, timeZone, layer, units }: Reader): Feature[] {
+  const inLanguage = featuresInLanguage(features, locale, [DEFAULT_LOCALE])
+  if (!layer.alertTexts?.length) return inLanguage
+  const presentation = createPresentation({ attributes: layer.attributeDisplay, units, locale, timeZone })
+  return inLanguage.map((feature) => alertInLanguage(feature, layer.alertTexts, presentation))
+}
+const readersPreview = (preview: LayerPreview, reader: Reader): LayerPreview => ({
+  ...preview,
+  head: readersFeatures(preview.head, reader),
+  alerting: readersFeatures(preview.alerting, reader),
+})
 
 export type TableSort = { column: string; direction: SortDirection }
 
 /** Rows of a tiled layer, a page at a time from the server (sorted there); a new function for each version of its data. */
 export function usePageReader(state: BlockLayerState | undefined): ((offset: number, limit: number, sort?: TableSort) => Promise<Feature[]>) | undefined {
   const { data } = useDashboard()
+  const locale = useLocale()
   const { layerId = '', city = '', tiles } = state ?? {}
   const layer = data.layers[layerId]
   return useMemo(
@@ -115,22 +175,30 @@ export function usePageReader(state: BlockLayerState | undefined): ((offset: num
             const search: Record<string, string> = { offset: String(offset), limit: String(limit) }
             // The first column shows the name, else the id: without a name attribute, it sorts by id.
             if (sort) Object.assign(search, { sort: sort.column === 'name' && !layer.attributes.includes('name') ? 'id' : sort.column, order: sort.direction })
-            return (await readFeatures(layerUrl(layer, city, 'features', search))).features
+            const { features, meta } = (await readFeatures(layerUrl(layer, city, 'features', search))).body
+            return readersFeatures(features, { locale, timeZone: timeZoneOf(data, cityOfRead(layer.fixedCity, city)), layer, units: meta.units })
           }
         : undefined,
-    [tiles, layer, city],
+    [tiles, layer, city, locale, data],
   )
 }
 
-const fromSnapshot = (snapshot: LayerSnapshot): LayerState =>
+const fromSnapshot = (snapshot: LayerSnapshot, locale: string): LayerState =>
   snapshot.status === 'preview'
-    ? { features: [], meta: snapshot.meta, status: 'loading', preview: snapshot.preview }
+    ? {
+        features: [],
+        meta: snapshot.meta,
+        status: 'loading',
+        // The server wrote its alert messages in the reader's language already.
+        preview: { ...snapshot.preview, head: featuresInLanguage(snapshot.preview.head, locale, [DEFAULT_LOCALE]), alerting: featuresInLanguage(snapshot.preview.alerting, locale, [DEFAULT_LOCALE]) },
+      }
     : { features: [], status: 'unavailable', message: snapshot.message }
 
 /** Fetches each subscribed (layer, city) at once, then again every refreshSeconds, without reloading the page. */
 function useLayerStore(data: DashboardData) {
+  const locale = useLocale()
   const [states, setStates] = useState<Record<string, LayerState>>(() =>
-    Object.fromEntries(Object.entries(data.initial).map(([key, snapshot]) => [key, fromSnapshot(snapshot)])),
+    Object.fromEntries(Object.entries(data.initial).map(([key, snapshot]) => [key, fromSnapshot(snapshot, locale)])),
   )
   // The states as last rendered, for the refresh loops (which outlive a render).
   const latest = useRef(states)
@@ -139,6 +207,11 @@ function useLayerStore(data: DashboardData) {
   }, [states])
   const loops = useRef(new Map<string, ReturnType<typeof setTimeout> | undefined>())
   const refreshers = useRef(new Map<string, (now?: boolean) => Promise<void>>())
+  // The (layer, city) keys with a request on its way, and those asked for again meanwhile.
+  const inFlight = useRef(new Set<string>())
+  const askedAgain = useRef(new Set<string>())
+  // The ETag of the features each (layer, city) shows, as fetched.
+  const shownTags = useRef(new Map<string, string | null>())
   const controller = useRef<AbortController | null>(null)
   // The (layer, city) keys blocks asked for: the live stream covers them all.
   const [watched, setWatched] = useState<string[]>([])
@@ -167,16 +240,25 @@ function useLayerStore(data: DashboardData) {
         return `${window.location.origin}/api/layers/${encodeURIComponent(layerId)}/tiles/{z}/{x}/{y}?${query}`
       }
       const request = data.previews[layerId] ?? { headSize: 0, statistics: [], alertLimit: ALERT_PREVIEW_LIMIT }
+      const reader: Reader = { locale, timeZone: timeZoneOf(data, cityOfRead(layer.fixedCity, city)), layer }
       const previewSearch = {
         head: String(request.headSize),
         statistics: request.statistics.map(({ statistic, attribute }) => statisticKey(statistic, attribute)).join(','),
       }
-      const refresh = async (now = false) => {
+      const refresh = async (now = false): Promise<void> => {
         // A live layer gets its changes pushed: the timer only keeps polling ready for when it is not.
         if (!now && latest.current[key]?.live?.mode === 'live') {
           if (!signal.aborted) loops.current.set(key, setTimeout(() => void refresh(), layer.refreshSeconds * 1000))
           return
         }
+        // One request at a time: asked again meanwhile (the stream's `ready` while the first load is on
+        // its way), it asks once more after, when the browser holds the ETag and a 304 answers if
+        // nothing changed, instead of downloading the layer twice at once.
+        if (inFlight.current.has(key)) {
+          askedAgain.current.add(key)
+          return
+        }
+        inFlight.current.add(key)
         try {
           // A layer over the threshold is never fetched whole: the server's preview of its current
           // version (first rows, alerts, KPI figures) stands in for it, and says how large it is.
@@ -188,11 +270,19 @@ function useLayerStore(data: DashboardData) {
               ? await readJson<{ meta: LayerMeta; preview: LayerPreview }>(layerUrl(layer, city, 'preview', previewSearch), signal, 'meta', 'preview')
               : undefined
           if (served && served.preview.total > data.tileThreshold) {
-            const { meta, preview } = served
+            const { meta } = served
+            const preview = readersPreview(served.preview, { ...reader, units: meta.units })
             setStates((all) => ({ ...all, [key]: { features: [], meta, status: 'ready', preview, tiles: tilesOf(meta), live: all[key]?.live } }))
           } else {
-            const { features, meta } = await readFeatures(layerUrl(layer, city, 'features'), signal)
-            setStates((all) => ({ ...all, [key]: { features, meta, status: 'ready', live: all[key]?.live } }))
+            const { body, etag } = await readFeatures(layerUrl(layer, city, 'features'), signal)
+            const shown = latest.current[key]
+            // The same version as shown (a 304 to the browser's revalidation): the state, and the map,
+            // tables and open popup drawn from it, stay as they are.
+            if (!(etag && etag === shownTags.current.get(key) && shown && hasWholeSet(shown) && !shown.meta?.stale)) {
+              const features = readersFeatures(body.features, { ...reader, units: body.meta.units })
+              shownTags.current.set(key, etag)
+              setStates((all) => ({ ...all, [key]: { features, meta: body.meta, status: 'ready', live: all[key]?.live } }))
+            }
           }
         } catch (error) {
           if (signal.aborted) return
@@ -203,15 +293,19 @@ function useLayerStore(data: DashboardData) {
             if (previous?.preview && previous.meta) return { ...all, [key]: { ...previous, status: 'unavailable', message, meta: { ...previous.meta, stale: true } } }
             return { ...all, [key]: { features: [], status: 'unavailable', message } }
           })
+        } finally {
+          inFlight.current.delete(key)
         }
-        if (!signal.aborted) loops.current.set(key, setTimeout(() => void refresh(), layer.refreshSeconds * 1000))
+        if (signal.aborted) return
+        if (askedAgain.current.delete(key)) return refresh(true)
+        loops.current.set(key, setTimeout(() => void refresh(), layer.refreshSeconds * 1000))
       }
       refreshers.current.set(key, refresh)
       loops.current.set(key, undefined)
       void refresh()
       setWatched((known) => (known.includes(key) ? known : [...known, key]))
     },
-    [data],
+    [data, locale],
   )
 
   /** Fetches a layer again now (a reset, a tiled layer's new version, live updates gone). */
@@ -220,7 +314,17 @@ function useLayerStore(data: DashboardData) {
     void refreshers.current.get(key)?.(true)
   }, [])
 
-  useLiveUpdates(watched, setStates, latest, refetch)
+  // Pushed features as the reader reads them (the layer's units: from its last answer).
+  const forReader = useCallback(
+    (key: string, features: Feature[]) => {
+      const [layerId, city] = key.split('|') as [string, string]
+      const layer = data.layers[layerId]
+      if (!layer) return features
+      return readersFeatures(features, { locale, timeZone: timeZoneOf(data, cityOfRead(layer.fixedCity, city)), layer, units: latest.current[key]?.meta?.units })
+    },
+    [data, locale],
+  )
+  useLiveUpdates(watched, setStates, latest, refetch, forReader)
 
   return { states, subscribe }
 }
@@ -251,6 +355,7 @@ function useLiveUpdates(
   setStates: React.Dispatch<React.SetStateAction<Record<string, LayerState>>>,
   latest: React.RefObject<Record<string, LayerState>>,
   refetch: (key: string) => void,
+  forReader: (key: string, features: Feature[]) => Feature[],
 ) {
   const byCity = new Map<string, string[]>()
   for (const key of keys) {
@@ -284,7 +389,8 @@ function useLiveUpdates(
         const change = data<LiveChange>(event)
         const key = keyOf(change.layer)
         const state = latest.current[key]
-        setStates((all) => (all[key] ? { ...all, [key]: applyChange(all[key]!, change) } : all))
+        const readers = { ...change, upserted: forReader(key, change.upserted) }
+        setStates((all) => (all[key] ? { ...all, [key]: applyChange(all[key]!, readers) } : all))
         // A layer not held whole (a preview, or drawn from tiles) fetches its new version.
         if (state && !hasWholeSet(state)) refetch(key)
       })
@@ -308,11 +414,12 @@ function useLiveUpdates(
       return source
     })
     return () => sources.forEach((source) => source.close())
-  }, [streams, setStates, latest, refetch])
+  }, [streams, setStates, latest, refetch, forReader])
 }
 
 export function DashboardProvider({ data, children }: { data: DashboardData; children: React.ReactNode }) {
   const [city, setCity] = useState(data.defaultCity)
+  const [unknownCity, setUnknownCity] = useState<string>()
   const [focus, setFocus] = useState<FocusRequest>()
   const { states, subscribe } = useLayerStore(data)
 
@@ -320,7 +427,9 @@ export function DashboardProvider({ data, children }: { data: DashboardData; chi
   useEffect(() => {
     const fromUrl = () => {
       const wanted = new URLSearchParams(window.location.search).get('city')
-      setCity(wanted && data.cities.some((known) => known.tenant === wanted) ? wanted : data.defaultCity)
+      const known = wanted !== null && data.cities.some((candidate) => candidate.tenant === wanted)
+      setCity(known ? wanted : data.defaultCity)
+      setUnknownCity(wanted !== null && !known ? wanted : undefined)
     }
     fromUrl()
     window.addEventListener('popstate', fromUrl)
@@ -329,13 +438,14 @@ export function DashboardProvider({ data, children }: { data: DashboardData; chi
 
   const selectCity = useCallback(
     (tenant: string) => {
+      // Kept in the URL even for the page's own city: links carry it to pages whose own city differs.
       const url = new URL(window.location.href)
-      if (tenant === data.defaultCity) url.searchParams.delete('city')
-      else url.searchParams.set('city', tenant)
+      url.searchParams.set('city', tenant)
       window.history.pushState(null, '', url)
       setCity(tenant)
+      setUnknownCity(undefined)
     },
-    [data.defaultCity],
+    [],
   )
 
   const focusFeature = useCallback((layerId: string, featureId: string, feature?: Feature) => {
@@ -343,8 +453,8 @@ export function DashboardProvider({ data, children }: { data: DashboardData; chi
   }, [])
 
   const value = useMemo(
-    () => ({ data, city, selectCity, states, subscribe, focus, focusFeature }),
-    [data, city, selectCity, states, subscribe, focus, focusFeature],
+    () => ({ data, city, unknownCity, selectCity, states, subscribe, focus, focusFeature }),
+    [data, city, unknownCity, selectCity, states, subscribe, focus, focusFeature],
   )
   return <DashboardContext.Provider value={value}>{children}</DashboardContext.Provider>
 }

@@ -1,44 +1,45 @@
 'use client'
 
-import { type LayerState, useDashboard } from './DashboardProvider'
+import { useTranslations } from 'next-intl'
 
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+import { formatClock } from '@/i18n/format'
 
-/** What the status line says, in one place (to translate later). */
-const TEXT = {
-  live: 'Live',
-  lastChange: 'last change',
-  noChangeYet: 'no change since the page opened',
-  polling: (seconds: number | undefined) => (seconds ? `updated every ${seconds} s (live updates unavailable)` : 'live updates unavailable'),
+import { type LayerState, useDashboard, useReaderSettings } from './DashboardProvider'
+
+/** The `<when>` of a status message: a time of day in the reader's locale and the city's time zone. */
+function timeTag(iso: string) {
+  return function When(chunks: React.ReactNode) {
+    return (
+      <time dateTime={iso}>
+        {chunks}
+      </time>
+    )
+  }
 }
 
 /** Whether the page gets this layer's changes pushed, and when the last came; or that it polls. */
-function LiveStatus({ state }: { state: LayerState & { layerId?: string } }) {
+function LiveStatus({ state }: { state: LayerState & { layerId?: string; city?: string } }) {
   const { data } = useDashboard()
+  const t = useTranslations('dashboard.status')
+  const { locale, timeZone } = useReaderSettings(state.city)
   if (!state.live) return null
   if (state.live.mode === 'polling') {
-    return <span className="live-status live-status--polling">{TEXT.polling(state.layerId ? data.layers[state.layerId]?.refreshSeconds : undefined)}</span>
+    const seconds = state.layerId ? data.layers[state.layerId]?.refreshSeconds : undefined
+    return <span className="live-status live-status--polling">{seconds ? t('pollingEvery', { seconds }) : t('polling')}</span>
   }
+  const { lastChangeAt } = state.live
   return (
     <span className="live-status live-status--live">
       <span className="live-status__dot" aria-hidden="true" />
-      {TEXT.live} ·{' '}
-      {state.live.lastChangeAt ? (
-        <>
-          {TEXT.lastChange}{' '}
-          <time dateTime={state.live.lastChangeAt} suppressHydrationWarning>
-            {timeOf(state.live.lastChangeAt)}
-          </time>
-        </>
-      ) : (
-        TEXT.noChangeYet
-      )}
+      {t('live')} · {lastChangeAt ? t.rich('lastChange', { time: formatClock(lastChangeAt, locale, timeZone), when: timeTag(lastChangeAt) }) : t('noChangeYet')}
     </span>
   )
 }
 
 /** "Data as of 10:42:13", labelled stale when the broker stopped answering, or why nothing shows. */
-export function DataStatus({ state, label }: { state: LayerState & { layerId?: string }; label?: string }) {
+export function DataStatus({ state, label }: { state: LayerState & { layerId?: string; city?: string }; label?: string }) {
+  const t = useTranslations('dashboard.status')
+  const { locale, timeZone } = useReaderSettings(state.city)
   const prefix = label ? `${label}: ` : ''
   const meta = state.meta
   // A preview carries its time too: the page says how fresh it is before the whole set arrives.
@@ -46,21 +47,25 @@ export function DataStatus({ state, label }: { state: LayerState & { layerId?: s
     if (state.status === 'unavailable') {
       return (
         <p className="data-status data-status--error" role="status">
-          {prefix}City data is unavailable right now; this will retry automatically.
+          {prefix}
+          {t('unavailable')}
         </p>
       )
     }
-    return <p className="data-status" role="status">{prefix}Loading city data…</p>
+    return (
+      <p className="data-status" role="status">
+        {prefix}
+        {t('loading')}
+      </p>
+    )
   }
+  const time = { time: formatClock(meta.fetchedAt, locale, timeZone), when: timeTag(meta.fetchedAt) }
   return (
     // A live layer's time moves with every change: announcing each would drown a screen reader (new alerts are announced by the alerts panel).
     <p className={`data-status${meta.stale ? ' data-status--stale' : ''}`} role="status" aria-live={state.live?.mode === 'live' ? 'off' : undefined}>
       {prefix}
-      {meta.stale ? 'Stale data, the city data service is not answering. Last update ' : 'Data as of '}
-      <time dateTime={meta.fetchedAt} suppressHydrationWarning>
-        {timeOf(meta.fetchedAt)}
-      </time>
-      {meta.truncated && ' (showing the first part of a larger data set)'}
+      {meta.stale ? t.rich('stale', time) : t.rich('asOf', time)}
+      {meta.truncated && ` ${t('truncated')}`}
       {state.live && ' · '}
       <LiveStatus state={state} />
     </p>

@@ -1,9 +1,11 @@
 'use client'
 
+import { useTranslations } from 'next-intl'
 import { useEffect, useMemo, useState } from 'react'
 
 import { EntityHistory } from '@/components/history/EntityHistory'
-import { displayValue, featureName } from '@/layers/shared/format'
+import { featureName } from '@/layers/shared/format'
+import type { Presentation } from '@/layers/shared/presentation'
 import { sortFeatures } from '@/layers/shared/sorting'
 import type { Feature } from '@/ngsi'
 
@@ -16,7 +18,8 @@ type Props = {
   /** How many rows there are in all; more than `features` while the rest loads. */
   total?: number
   columns: string[]
-  units: Record<string, string>
+  /** How the layer's attributes read (labels, units, formats) in the page's locale: `usePresentation`. */
+  presentation: Presentation
   pageSize: number
   /** Offered per row when the features are also on a map. */
   onShow?: (feature: Feature) => void
@@ -27,10 +30,9 @@ type Props = {
   readPage?: (offset: number, limit: number, sort?: TableSort) => Promise<Feature[]>
 }
 
-const label = (column: string) => (column === 'name' ? 'Name' : column)
-
 /** A sortable, paginated table of features; entity values are rendered as text, never as HTML. */
-export function FeatureTable({ caption, features, total = features.length, columns: chosen, units, pageSize, onShow, history, captionHidden, readPage }: Props) {
+export function FeatureTable({ caption, features, total = features.length, columns: chosen, presentation, pageSize, onShow, history, captionHidden, readPage }: Props) {
+  const t = useTranslations('map.table')
   // The first column names the row (the entity's name, else its id).
   const columns = chosen.filter((column) => column !== 'name')
   const [sort, setSort] = useState<TableSort>()
@@ -60,20 +62,19 @@ export function FeatureTable({ caption, features, total = features.length, colum
               {['name', ...columns].map((column) => (
                 <th key={column} scope="col" aria-sort={sort?.column === column ? sort.direction : undefined}>
                   <button type="button" onClick={() => toggleSort(column)} disabled={!sortable}>
-                    {label(column)}
-                    {units[column] ? ` (${units[column]})` : ''}
+                    {presentation.columnLabel(column)}
                     <span aria-hidden="true">{sort?.column === column ? (sort.direction === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
                   </button>
                 </th>
               ))}
               {onShow && (
                 <th scope="col">
-                  <span className="sr-only">Map</span>
+                  <span className="sr-only">{t('mapColumn')}</span>
                 </th>
               )}
               {history && (
                 <th scope="col">
-                  <span className="sr-only">History</span>
+                  <span className="sr-only">{t('historyColumn')}</span>
                 </th>
               )}
             </tr>
@@ -81,25 +82,32 @@ export function FeatureTable({ caption, features, total = features.length, colum
           <tbody>
             {rows.length === 0 && total > 0 && (
               <tr>
-                <td colSpan={columns.length + 1 + (onShow ? 1 : 0) + (history ? 1 : 0)}>Loading the rows…</td>
+                <td colSpan={columns.length + 1 + (onShow ? 1 : 0) + (history ? 1 : 0)}>{t('loadingRows')}</td>
               </tr>
             )}
             {rows.map((feature) => (
               <tr key={String(feature.id)}>
                 <th scope="row">{featureName(feature)}</th>
                 {columns.map((column) => (
-                  <td key={column}>{displayValue(feature.properties[column])}</td>
+                  <td key={column}>{presentation.formatValue(column, feature.properties[column], { withUnit: false })}</td>
                 ))}
                 {onShow && (
                   <td>
                     <button type="button" className="link-button" onClick={() => onShow(feature)}>
-                      Show on map
+                      {t('showOnMap')}
                     </button>
                   </td>
                 )}
                 {history && (
                   <td>
-                    <EntityHistory layerId={history.layerId} feature={feature} attributes={columns} city={history.city || undefined} />
+                    <EntityHistory
+                      layerId={history.layerId}
+                      feature={feature}
+                      attributes={columns}
+                      city={history.city || undefined}
+                      locale={presentation.settings.locale}
+                      timeZone={presentation.settings.timeZone}
+                    />
                   </td>
                 )}
               </tr>
@@ -108,15 +116,15 @@ export function FeatureTable({ caption, features, total = features.length, colum
         </table>
       </div>
       {pages > 1 && (
-        <nav className="pager" aria-label={`${caption}: pages`}>
+        <nav className="pager" aria-label={t('pages', { caption })}>
           <button type="button" onClick={() => setPage(current - 1)} disabled={current === 0}>
-            Previous
+            {t('previous')}
           </button>
           <span aria-live="polite">
-            Page {current + 1} of {pages} ({total} rows)
+            {t('pageOf', { page: current + 1, pages, total })}
           </span>
           <button type="button" onClick={() => setPage(current + 1)} disabled={!(complete || readPage) || current >= pages - 1}>
-            Next
+            {t('next')}
           </button>
         </nav>
       )}

@@ -10,5 +10,11 @@ export function download(text: string, type: string, filename: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1_000)
 }
 
-/** A title as a file name: lower case, letters and digits joined by -. */
-export const fileName = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'data'
+/** A title (in any of the site's languages) as a file name: lower case, letters without accents and digits joined by -. */
+export const fileName = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'data'

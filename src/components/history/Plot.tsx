@@ -2,11 +2,12 @@
 
 import 'uplot/dist/uPlot.min.css'
 
+import { useTranslations } from 'next-intl'
 import { useEffect, useRef, useState } from 'react'
 import uPlot from 'uplot'
 
-import { formatNumber } from '@/layers/shared/format'
-import { formatTime, type History } from '@/layers/shared/history'
+import type { History } from '@/layers/shared/history'
+import type { Presentation } from '@/layers/shared/presentation'
 
 const COLOURS = ['#0b5cad', '#c2410c', '#15803d', '#7c3aed', '#b91c1c', '#0e7490', '#a16207', '#be185d']
 const STEP_KEYS: Record<string, (index: number, last: number) => number> = {
@@ -18,9 +19,11 @@ const STEP_KEYS: Record<string, (index: number, last: number) => number> = {
   End: (_, last) => last,
 }
 
-function options(history: History, width: number, compact: boolean): uPlot.Options {
+function options(history: History, presentation: Presentation, width: number, compact: boolean): uPlot.Options {
   // One y scale per unit: the first on the left, the second on the right.
-  const units = [...new Set(history.series.map((series) => series.unit ?? ''))].slice(0, 2)
+  const unitOf = (attribute: string) => presentation.unitOf(attribute) ?? ''
+  const days = Date.parse(history.to) - Date.parse(history.from) > 2 * 86_400_000
+  const units = [...new Set(history.series.map((series) => unitOf(series.attribute)))].slice(0, 2)
   const scaleOf = (unit = '') => (units.indexOf(unit) === 1 ? 'right' : 'left')
   return {
     width,
@@ -29,35 +32,48 @@ function options(history: History, width: number, compact: boolean): uPlot.Optio
     cursor: { drag: { x: false, y: false } },
     scales: { x: { time: true } },
     series: [
-      { value: (_, seconds) => (seconds === null ? '–' : formatTime(seconds * 1000)) },
+      { value: (_, seconds) => (seconds === null ? '–' : presentation.formatTime(seconds * 1000)) },
       ...history.series.map((series, index) => ({
-        label: series.unit ? `${series.attribute} (${series.unit})` : series.attribute,
+        label: presentation.columnLabel(series.attribute),
         stroke: COLOURS[index % COLOURS.length],
         width: 2,
-        scale: scaleOf(series.unit),
+        scale: scaleOf(unitOf(series.attribute)),
         points: { show: history.times.length < 60 },
-        value: (_: uPlot, value: number | null) => (value === null ? '–' : formatNumber(value)),
+        value: (_: uPlot, value: number | null) => (value === null ? '–' : presentation.formatValue(series.attribute, value, { withUnit: false })),
       })),
     ],
     axes: [
-      { stroke: '#444' },
-      { scale: 'left', stroke: '#444', label: compact ? undefined : units[0] || undefined, size: 56 },
-      ...(units.length > 1 ? [{ scale: 'right', side: 1 as const, stroke: '#444', label: compact ? undefined : units[1] || undefined, grid: { show: false }, size: 56 }] : []),
+      // Times in the city's time zone and the reader's locale (uPlot's own labels use the browser's).
+      { stroke: '#444', values: (_: uPlot, splits: number[]) => splits.map((seconds) => axisTime(presentation, seconds * 1000, days)) },
+      { scale: 'left', stroke: '#444', label: compact ? undefined : units[0] || undefined, size: 56, values: axisNumbers(presentation) },
+      ...(units.length > 1
+        ? [{ scale: 'right', side: 1 as const, stroke: '#444', label: compact ? undefined : units[1] || undefined, grid: { show: false }, size: 56, values: axisNumbers(presentation) }]
+        : []),
     ],
   }
 }
 
+/** An axis tick's time in the city's time zone: the hour and minute within a day or two, else the date. */
+function axisTime(presentation: Presentation, ms: number, days: boolean): string {
+  const full = presentation.formatTime(ms)
+  return days ? full.slice(0, full.lastIndexOf(',')) : full.slice(full.lastIndexOf(' ') + 1)
+}
+
+/** An axis's numbers in the reader's locale (decimal comma in es and pt). */
+const axisNumbers = (presentation: Presentation) => (_: uPlot, splits: number[]) => splits.map((value) => presentation.formatNumber(value))
+
 /** The uPlot chart of a history; arrow keys (Home, End, Page Up/Down) read it point by point. */
-export default function Plot({ history, label, compact }: { history: History; label: string; compact: boolean }) {
+export default function Plot({ history, presentation, label, compact }: { history: History; presentation: Presentation; label: string; compact: boolean }) {
   const container = useRef<HTMLDivElement>(null)
   const plot = useRef<uPlot>(undefined)
   const [index, setIndex] = useState<number>()
+  const t = useTranslations('dashboard.history')
 
   useEffect(() => {
     const element = container.current
     if (!element) return
     const data: uPlot.AlignedData = [history.times.map((time) => time / 1000), ...history.series.map((series) => series.values)]
-    const chart = new uPlot(options(history, Math.max(200, element.clientWidth), compact), data, element)
+    const chart = new uPlot(options(history, presentation, Math.max(200, element.clientWidth), compact), data, element)
     plot.current = chart
     const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(200, element.clientWidth), height: compact ? 140 : 280 }))
     resize.observe(element)
@@ -66,7 +82,7 @@ export default function Plot({ history, label, compact }: { history: History; la
       chart.destroy()
       plot.current = undefined
     }
-  }, [history, compact])
+  }, [history, presentation, compact])
 
   const last = history.times.length - 1
   function onKeyDown(event: React.KeyboardEvent) {
@@ -83,10 +99,10 @@ export default function Plot({ history, label, compact }: { history: History; la
   const reading =
     index === undefined
       ? ''
-      : `${formatTime(history.times[index])}: ${history.series.map((series) => `${series.attribute} ${series.values[index] === null ? 'no value' : `${formatNumber(series.values[index])}${series.unit ? ` ${series.unit}` : ''}`}`).join(', ')}`
+      : `${presentation.formatTime(history.times[index])}: ${history.series.map((series) => `${presentation.attributeLabel(series.attribute)} ${series.values[index] === null ? t('noValue') : presentation.formatValue(series.attribute, series.values[index])}`).join(', ')}`
   return (
     <div className="history-chart__plot">
-      <div ref={container} role="group" aria-roledescription="chart" tabIndex={0} aria-label={`${label}. Arrow keys read the values.`} onKeyDown={onKeyDown} onBlur={() => setIndex(undefined)} />
+      <div ref={container} role="group" aria-roledescription="chart" tabIndex={0} aria-label={t('plotLabel', { description: label })} onKeyDown={onKeyDown} onBlur={() => setIndex(undefined)} />
       <p className="history-chart__reading" aria-live="polite">
         {reading}
       </p>

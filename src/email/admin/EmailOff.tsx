@@ -6,7 +6,7 @@
 const TEXT = {
   heading: 'Email is off',
   dashboard:
-    'No mail server is configured (SMTP_URL or SMTP_HOST, and EMAIL_FROM), so this site sends no email: password resets by email, notices to citizens whose questions are answered and other mails are unavailable, and their forms are hidden. An administrator can set a new password for any account under Users.',
+    'No mail server is configured (SMTP_URL or SMTP_HOST, and EMAIL_FROM), so this site sends no email: password resets by email, notices to citizens whose questions are answered and other mails are unavailable, and their forms are hidden. New accounts cannot verify their address by email, so they can sign in at once. An administrator can set a new password for any account under Users.',
   nav: 'Email is off',
   navTitle: 'No mail server is configured: password resets and notices by email are unavailable.',
   login: 'Forgot your password? Email is off on this site: ask an administrator to set a new one for you.',

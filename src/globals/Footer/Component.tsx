@@ -1,18 +1,27 @@
+import { getTranslations } from 'next-intl/server'
+
 import { CmsLink, type CmsLinkData } from '@/components/CmsLink'
+import { SiteLink } from '@/components/SiteLink'
 import { validateSafeUrl } from '@/fields/link'
 import type { Footer as FooterData } from '@/payload-types'
+import { ACCESSIBILITY_PATH } from '@/site/paths'
 
-export function Footer({ footer }: { footer: FooterData | null }) {
+export async function Footer({ footer }: { footer: FooterData | null }) {
+  const t = await getTranslations('site')
   const contact = footer?.contact
   return (
     <footer className="site-footer">
-      <nav aria-label="Footer">
+      <nav aria-label={t('footerNavigation')}>
         <ul>
           {(footer?.navItems ?? []).map((item, index) => (
             <li key={item.id ?? index}>
               <CmsLink link={item.link as CmsLinkData} />
             </li>
           ))}
+          {/* The accessibility statement is linked from every page (Directive (EU) 2016/2102, art. 7). */}
+          <li>
+            <SiteLink href={ACCESSIBILITY_PATH}>{t('accessibilityLink')}</SiteLink>
+          </li>
         </ul>
       </nav>
       {contact && (contact.email || contact.phone || contact.address) && (
@@ -23,7 +32,7 @@ export function Footer({ footer }: { footer: FooterData | null }) {
         </address>
       )}
       {(footer?.social ?? []).length > 0 && (
-        <ul className="social" aria-label="Social media">
+        <ul className="social" aria-label={t('socialMedia')}>
           {(footer?.social ?? [])
             .filter((entry) => validateSafeUrl(entry.url) === true)
             .map((entry, index) => (
@@ -36,9 +45,7 @@ export function Footer({ footer }: { footer: FooterData | null }) {
         </ul>
       )}
       {footer?.copyright && <p className="copyright">{footer.copyright}</p>}
-      <p className="attribution">
-        City data: Smart Data Models / FIWARE Foundation and contributors (CC-BY-4.0).
-      </p>
+      <p className="attribution">{t('attribution')}</p>
     </footer>
   )
 }

@@ -16,7 +16,7 @@ export const Footer: GlobalConfig = {
       fields: [
         { name: 'email', type: 'email' },
         { name: 'phone', type: 'text', maxLength: 40 },
-        { name: 'address', type: 'textarea', maxLength: 300 },
+        { name: 'address', type: 'textarea', localized: true, maxLength: 300 },
       ],
     },
     {
@@ -36,7 +36,7 @@ export const Footer: GlobalConfig = {
         { name: 'url', type: 'text', required: true, validate: validateSafeUrl },
       ],
     },
-    { name: 'copyright', type: 'text', maxLength: 160 },
+    { name: 'copyright', type: 'text', localized: true, maxLength: 160 },
   ],
   hooks: { afterChange: [revalidateGlobal] },
 }

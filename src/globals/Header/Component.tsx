@@ -1,21 +1,24 @@
-import Link from 'next/link'
+import { getTranslations } from 'next-intl/server'
 
 import { CmsLink, type CmsLinkData } from '@/components/CmsLink'
+import { LanguageSwitch } from '@/components/LanguageSwitch'
 import { MediaImage } from '@/components/MediaImage'
+import { SiteLink } from '@/components/SiteLink'
 import type { Header as HeaderData } from '@/payload-types'
 
-export function Header({ header, siteTitle }: { header: HeaderData | null; siteTitle: string }) {
+export async function Header({ header, siteTitle }: { header: HeaderData | null; siteTitle: string }) {
+  const t = await getTranslations('site')
   const logo = header?.logo && typeof header.logo === 'object' ? header.logo : null
   return (
     <header className="site-header">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('skipLink')}
       </a>
-      <Link href="/" className="site-title">
+      <SiteLink href="/" className="site-title">
         {logo ? <MediaImage media={logo} size="thumbnail" className="site-logo" /> : null}
         <span>{siteTitle}</span>
-      </Link>
-      <nav aria-label="Main">
+      </SiteLink>
+      <nav aria-label={t('mainNavigation')}>
         <ul>
           {(header?.navItems ?? []).map((item, index) => (
             <li key={item.id ?? index}>
@@ -24,6 +27,7 @@ export function Header({ header, siteTitle }: { header: HeaderData | null; siteT
           ))}
         </ul>
       </nav>
+      <LanguageSwitch />
     </header>
   )
 }

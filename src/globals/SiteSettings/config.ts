@@ -9,6 +9,8 @@ import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import { BASEMAP_TIMEOUT_MS, validateBasemapUrl } from '@/map/style'
 import { DEFAULT_SITE_TITLE, revalidateGlobal } from '@/site/globals'
 import { hasControlCharacters } from '@/email/compose'
+import { DEFAULT_LOCALE, LOCALE_NAMES, LOCALES } from '@/i18n/locales'
+import { DEFAULT_TIME_ZONE, isTimeZone } from '@/i18n/timeZone'
 
 /** The title names the site in mails' From and Subject headers: one line, nothing that could add a header. */
 const singleLineTitle: TextFieldSingleValidation = (value, options) =>
@@ -20,15 +22,14 @@ export const SiteSettings: GlobalConfig = {
   access: { read: anyone, update: isAdmin },
   admin: { group: 'Site' },
   fields: [
-    { name: 'title', type: 'text', required: true, defaultValue: DEFAULT_SITE_TITLE, maxLength: 80, validate: singleLineTitle },
-    { name: 'description', type: 'textarea', maxLength: 300 },
+    { name: 'title', type: 'text', required: true, localized: true, defaultValue: DEFAULT_SITE_TITLE, maxLength: 80, validate: singleLineTitle },
+    { name: 'description', type: 'textarea', localized: true, maxLength: 300 },
     {
       name: 'metadata',
       type: 'group',
       fields: [
         { name: 'ogImage', type: 'upload', relationTo: 'media' },
-        { name: 'keywords', type: 'text', maxLength: 300 },
-        { name: 'locale', type: 'text', defaultValue: 'en', maxLength: 10 },
+        { name: 'keywords', type: 'text', localized: true, maxLength: 300 },
       ],
     },
     {
@@ -44,6 +45,28 @@ export const SiteSettings: GlobalConfig = {
           required: true,
           validate: (value: string | null | undefined) =>
             value && TENANT_NAME.test(value) ? true : TENANT_NAME_RULE,
+        },
+        {
+          type: 'row',
+          fields: [
+            {
+              name: 'locale',
+              type: 'select',
+              required: true,
+              defaultValue: DEFAULT_LOCALE,
+              options: LOCALES.map((code) => ({ label: LOCALE_NAMES[code], value: code })),
+              admin: { description: "The city's language: its dashboards' language when the reader has not chosen one." },
+            },
+            {
+              name: 'timeZone',
+              type: 'text',
+              required: true,
+              defaultValue: DEFAULT_TIME_ZONE,
+              maxLength: 64,
+              admin: { description: 'IANA time zone the city’s times are shown in, e.g. Europe/Madrid or Europe/Lisbon.' },
+              validate: (value: string | null | undefined) => (isTimeZone(value) ? true : 'An IANA time zone name, e.g. Europe/Madrid'),
+            },
+          ],
         },
         {
           type: 'row',

@@ -13,7 +13,8 @@ import { cityOfRead } from '../shared/city'
 const MAX_LAYERS = 12
 const MAX_ALERT_MESSAGES = 5
 
-type NumberStats = { min: number; max: number; mean: number; unit?: string }
+/** `label` and `format` when the layer sets how the attribute is shown (a `percent` is a fraction 0–1). */
+type NumberStats = { min: number; max: number; mean: number; unit?: string; label?: string; format?: string }
 
 export type LayerSummary =
   | {
@@ -67,9 +68,11 @@ async function summariseLayer(layer: MapLayer, city: string | undefined): Promis
       if (alertMessages.size < MAX_ALERT_MESSAGES) alertMessages.add(alert.message)
     })
     const numbers: Record<string, NumberStats> = {}
+    const shown = new Map((spec.display ?? []).map((row) => [row.attribute, row]))
     for (const { attribute, range } of ranges) {
-      const stats = range.stats(result.meta.units[attribute])
-      if (stats) numbers[attribute] = stats
+      const row = shown.get(attribute)
+      const stats = range.stats(row?.unit || result.meta.units[attribute])
+      if (stats) numbers[attribute] = { ...stats, ...(row?.label ? { label: row.label } : {}), ...(row?.format ? { format: row.format } : {}) }
     }
     return {
       layer: layer.name,

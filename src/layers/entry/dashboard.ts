@@ -3,15 +3,20 @@ import 'server-only'
 import { readableLayers } from '@/access'
 import { emailEnabled } from '@/email'
 import { env } from '@/env'
+import { DEFAULT_LOCALE, type Locale } from '@/i18n/locales'
+import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'
 import { isMarkerShape } from '@/map/markers'
 import { type DataBlockOnPage, dataBlocksOf } from '@/blocks/dataBlocks'
 import type { MapLayer, Page } from '@/payload-types'
+import type { Feature } from '@/ngsi'
 import { layerFeatures } from '@/server/services'
 import { payloadClient } from '@/site/payload'
 import { cachedGlobal } from '@/site/queries'
 
 import { toLayerSpec } from '../server/spec'
 import { cityOfRead } from '../shared/city'
+import { alertInLanguage } from '../shared/alertTexts'
+import { attributeDisplayOf, createPresentation } from '../shared/presentation'
 import { pageCity } from './tenant'
 import { ALERT_PREVIEW_LIMIT, type PreviewRequest, snapshotKey } from '../shared/preview'
 import type { DashboardCity, DashboardData, DashboardLayer, LayerReference, LayerSnapshot } from '../shared/types'
@@ -21,7 +26,20 @@ const idOf = (value: LayerReference) =>
 
 const layerIdsOf = ({ block, needs }: DataBlockOnPage): string[] => needs.layers(block).flatMap((item) => idOf(item) ?? [])
 
-function toDashboardLayer(layer: MapLayer, mailing: boolean): DashboardLayer {
+/**
+ * The preview with its features' alert messages in the reader's locale. The layer data (and its
+ * cache, shared by every reader) carries the default locale's messages: each alert names the rule
+ * that fired, whose message in the reader's locale is written as the browser writes it for the
+ * features it loads later (`alertInLanguage`, one rule for both).
+ */
+function localizeAlerts(snapshot: LayerSnapshot, layer: DashboardLayer, locale: Locale, timeZone: string): LayerSnapshot {
+  if (!layer.alertTexts?.length || snapshot.status !== 'preview') return snapshot
+  const presentation = createPresentation({ attributes: layer.attributeDisplay, units: snapshot.meta.units, locale, timeZone })
+  const translate = (feature: Feature) => alertInLanguage(feature, layer.alertTexts, presentation)
+  return { ...snapshot, preview: { ...snapshot.preview, head: snapshot.preview.head.map(translate), alerting: snapshot.preview.alerting.map(translate) } }
+}
+
+function toDashboardLayer(layer: MapLayer, mailing: boolean, { alertTexts = false }: { alertTexts?: boolean } = {}): DashboardLayer {
   return {
     id: String(layer.id),
     name: layer.name,
@@ -33,9 +51,13 @@ function toDashboardLayer(layer: MapLayer, mailing: boolean): DashboardLayer {
     cluster: Boolean(layer.style?.cluster),
     attributes: layer.attributes ?? [],
     popupAttributes: layer.popupAttributes?.length ? layer.popupAttributes : (layer.attributes ?? []),
+    attributeDisplay: attributeDisplayOf(layer.attributeDisplay),
     refreshSeconds: layer.refreshSeconds,
     fixedCity: layer.source?.tenant || undefined,
     alertNotices: mailing && Boolean(layer.public) && (layer.alertRules?.length ?? 0) > 0,
+    ...(alertTexts && {
+      alertTexts: (layer.alertRules ?? []).map((rule) => ({ message: rule.message ?? '', attribute: rule.attribute, stale: rule.operator === 'stale' })),
+    }),
   }
 }
 
@@ -53,36 +75,48 @@ async function snapshot(layer: MapLayer, city: string, request: PreviewRequest):
 /**
  * The layers a page's data blocks use, read with the reader's rights (citizens: public layers
  * only), and a preview of their current features for the page's default city, ready to inline.
+ * Layer names, descriptions and alert messages come in `locale` (untranslated ones in the default
+ * locale's words).
  */
-export async function loadDashboard(page: Page, { draft }: { draft: boolean }): Promise<DashboardData | undefined> {
+export async function loadDashboard(page: Page, { draft, locale = DEFAULT_LOCALE }: { draft: boolean; locale?: Locale }): Promise<DashboardData | undefined> {
   const blocks = dataBlocksOf(page.layout)
   if (blocks.length === 0) return undefined
-  const settings = await cachedGlobal('site-settings')
+  const settings = await cachedGlobal('site-settings', locale)
   const siteCities = settings?.cities ?? []
-  const cities: DashboardCity[] = siteCities.map(({ name, tenant, latitude, longitude, zoom, basemap }) => ({
+  const cities: DashboardCity[] = siteCities.map(({ name, tenant, latitude, longitude, zoom, basemap, locale: cityLocale, timeZone }) => ({
     name,
     tenant,
     latitude,
     longitude,
     zoom: zoom ?? 12,
     basemap: basemap || undefined,
+    locale: cityLocale ?? DEFAULT_LOCALE,
+    timeZone: timeZone || DEFAULT_TIME_ZONE,
   }))
   const defaultCity = pageCity(page, siteCities)
 
   const ids = [...new Set(blocks.flatMap(layerIdsOf))]
   const payload = await payloadClient()
-  const { docs } = await payload.find({
-    collection: 'map-layers',
-    // Draft previews come from signed-in members; published pages show public layers only. The
-    // server reads every field (citizens' REST reads do not get sources or rules), so it filters here.
-    where: { and: [{ id: { in: ids } }, readableLayers(draft ? 'member' : 'public')] },
-    depth: 0,
-    limit: ids.length,
-    pagination: false,
-    overrideAccess: true,
-  })
+  const readLayers = (readIn: Locale) =>
+    payload.find({
+      collection: 'map-layers',
+      // Draft previews come from signed-in members; published pages show public layers only. The
+      // server reads every field (citizens' REST reads do not get sources or rules), so it filters here.
+      where: { and: [{ id: { in: ids } }, readableLayers(draft ? 'member' : 'public')] },
+      locale: readIn,
+      depth: 0,
+      limit: ids.length,
+      pagination: false,
+      overrideAccess: true,
+    })
+  // The layer data is read as every reader shares it (the default locale's alert messages, as the
+  // features route serves it); what the reader sees of a layer, in the reader's locale.
+  const [{ docs }, localized] = await Promise.all([readLayers(DEFAULT_LOCALE), locale === DEFAULT_LOCALE ? undefined : readLayers(locale)])
   const docsById = new Map(docs.map((layer) => [String(layer.id), layer]))
-  const layers = Object.fromEntries([...docsById].map(([id, layer]) => [id, toDashboardLayer(layer, emailEnabled())]))
+  const localizedById = new Map((localized?.docs ?? docs).map((layer) => [String(layer.id), layer]))
+  const layers = Object.fromEntries(
+    [...docsById].map(([id, layer]) => [id, toDashboardLayer(localizedById.get(id) ?? layer, emailEnabled(), { alertTexts: locale !== DEFAULT_LOCALE })]),
+  )
 
   // The HTML carries a preview of each layer, not its features: Next gzips every HTML response
   // afresh, so each inlined feature costs CPU on every view (docs/performance.md). The browser
@@ -100,10 +134,14 @@ export async function loadDashboard(page: Page, { draft }: { draft: boolean }): 
     }
   }
   const entries = await Promise.all(
-    [...wanted].map(async ([key, { layer, city }]) => [key, await snapshot(layer, city, previews[String(layer.id)])] as const),
+    [...wanted].map(async ([key, { layer, city }]) => {
+      const timeZone = cities.find((known) => known.tenant === city)?.timeZone ?? DEFAULT_TIME_ZONE
+      return [key, localizeAlerts(await snapshot(layer, city, previews[String(layer.id)]), layers[String(layer.id)], locale, timeZone)] as const
+    }),
   )
 
   return {
+    locale,
     cities,
     defaultCity,
     layers,

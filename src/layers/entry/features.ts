@@ -1,5 +1,6 @@
 import 'server-only'
 
+import { createHash } from 'node:crypto'
 import { pipeline, Readable } from 'node:stream'
 import { createGzip, gzipSync } from 'node:zlib'
 
@@ -17,7 +18,10 @@ import type { LayerPage } from '../server/features'
 import { cachedAnswer, gzipReply, parseSearch, readableLayer } from './reply'
 import { toLayerSpec } from '../server/spec'
 import { citySchema } from './tenant'
+import { DEFAULT_LOCALE } from '@/i18n/locales'
+
 import { csvHeader, csvRows } from '../shared/csv'
+import { attributeDisplayOf, createPresentation, DEFAULT_TIME_ZONE, type Presentation } from '../shared/presentation'
 import { ALERT_PREVIEW_LIMIT, type PreviewRequest } from '../shared/preview'
 import { STATISTICS } from '../shared/statistics'
 import { layerTileAddressSchema } from '../server/tiles'
@@ -139,12 +143,17 @@ export async function featuresReply(request: Request, rawId: string): Promise<La
   const sort = search.sort ? { column: search.sort, direction: search.order ?? 'ascending' } : undefined
   const page = search.offset !== undefined || search.limit !== undefined ? { offset: search.offset ?? 0, limit: search.limit ?? MAX_PAGE_LIMIT, sort } : undefined
   const { layer, result } = await readLayer(request, rawId, { city: search.city, bbox: search.bbox, page }, (found) => checkColumns(found, [sort?.column, ...(search.columns ?? [])]))
-  const answer = cachedAnswer(request, layer, search.format === 'csv' ? `${result.etag.slice(0, -1)}-csv"` : result.etag, result.state)
+  // The CSV's header holds the layer's labels: an edited label is a new file.
+  const display = attributeDisplayOf(layer.attributeDisplay)
+  const csvTag = () => createHash('sha1').update(JSON.stringify(display)).digest('base64url').slice(0, 10)
+  const answer = cachedAnswer(request, layer, search.format === 'csv' ? `${result.etag.slice(0, -1)}-csv-${csvTag()}"` : result.etag, result.state)
   const headers = { ...answer.headers, ...limitHeaders }
   if (answer.notModified) return { status: 304, headers }
   const file = (extension: string) => ({ 'Content-Disposition': `attachment; filename="${fileName(layer.name)}.${extension}"` })
   if (search.format === 'csv') {
-    return csvReply(request, { ...headers, ...file('csv'), 'Content-Type': 'text/csv; charset=utf-8' }, result, search.columns ?? layer.attributes ?? [])
+    // Labels in the site's default language (the layer is read in it); values stay machine-readable.
+    const presentation = createPresentation({ attributes: display, units: result.meta.units, locale: DEFAULT_LOCALE, timeZone: DEFAULT_TIME_ZONE })
+    return csvReply(request, { ...headers, ...file('csv'), 'Content-Type': 'text/csv; charset=utf-8' }, result, search.columns ?? layer.attributes ?? [], presentation)
   }
   return gzipReply(request, { ...headers, ...(search.format ? file('geojson') : {}), 'Content-Type': 'application/geo+json; charset=utf-8' }, result.gzipped)
 }
@@ -152,9 +161,9 @@ export async function featuresReply(request: Request, rawId: string): Promise<La
 const fileName = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'layer'
 
 /** The whole layer as CSV, written as its body is read (a 500,000-row file is never held). */
-function csvReply(request: Request, headers: Record<string, string>, body: LayerBody, columns: string[]): LayerReply {
+function csvReply(request: Request, headers: Record<string, string>, body: LayerBody, columns: string[], presentation: Presentation): LayerReply {
   async function* text() {
-    yield csvHeader(columns)
+    yield csvHeader(columns, presentation)
     for await (const features of featureBatches(body)) yield csvRows(features, columns)
   }
   const rows = Readable.from(text())

@@ -9,6 +9,7 @@ import { layerHistory } from '@/server/services'
 
 import { HistoryError, historyAggregations, historyWindows } from '../server/history'
 import { HISTORY_UNAVAILABLE } from '../shared/history'
+import { attributeDisplayOf } from '../shared/presentation'
 import { cachedAnswer, gzipReply, parseSearch, readableLayer } from './reply'
 import { toLayerSpec } from '../server/spec'
 import { citySchema } from './tenant'
@@ -44,7 +45,7 @@ export async function historyReply(request: Request, rawId: string): Promise<Buf
   if (unknown.length) throw new HttpError(400, `Unknown attribute "${unknown[0]}": this layer has ${known.join(', ') || 'none'}`)
 
   const result = await layerHistory()
-    .get(toLayerSpec(layer), layer.name, search, { tenant })
+    .get(toLayerSpec(layer), layer.name, search, { tenant, display: attributeDisplayOf(layer.attributeDisplay) })
     .catch((error: unknown) => {
       if (error instanceof HistoryError) throw new HttpError(404, error.message)
       if (error instanceof NgsiError) {

@@ -31,10 +31,17 @@ import { toLayerSpec } from '../server/spec'
 
 /** The process's live layers, reading layers as stored. */
 export function live(): LiveLayers {
-  const service = liveLayers(async (layerId) => {
-    const layer = await findLayer(layerId)
-    return layer ? toLayerSpec(layer) : undefined
-  })
+  const service = liveLayers(
+    async (layerId) => {
+      const layer = await findLayer(layerId)
+      return layer ? toLayerSpec(layer) : undefined
+    },
+    // Fresh, not findLayer's few seconds of memory: a layer republished a moment ago keeps its subscriptions.
+    async (layerId, watched) => {
+      const { docs } = await (await payloadClient()).find({ collection: 'map-layers', where: { id: { equals: layerId } }, limit: 1, depth: 0, pagination: false, overrideAccess: true, select: { public: true } })
+      return Boolean(docs[0] && (docs[0].public || watched))
+    },
+  )
   void startLive()
   return service
 }
@@ -102,8 +109,8 @@ const MAX_LAYERS_PER_STREAM = 20
 const HEARTBEAT_MS = 15_000
 /** A members-only layer's subscription outlives its last watcher by this much. */
 const WATCH_MS = 10 * 60_000
-/** Bytes waiting for a client before it counts as too slow and is dropped. */
-const MAX_PENDING_BYTES = 1024 * 1024
+/** A client that has not taken what it was sent for this long is dropped (checked at each event and heartbeat). */
+const MAX_BEHIND_MS = 30_000
 
 const liveSearch = z.strictObject({
   layers: z
@@ -163,8 +170,19 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
   if (req.method !== 'GET') return refuse(res, 405, 'Method not allowed', { Allow: 'GET' })
   const settings = env()
   const caller = callerOf(request.headers)
-  if ((open.byClient.get(caller) ?? 0) >= settings.LIVE_MAX_STREAMS_PER_CLIENT) return refuse(res, 429, 'Too many live streams from this address', { 'Retry-After': '30' })
-  if (open.total >= settings.LIVE_MAX_STREAMS) return refuse(res, 503, 'The server holds as many live streams as it can; the page polls instead', { 'Retry-After': '60' })
+  // Checked here to refuse before any work, and again where a stream is counted (requests in flight together all pass this one).
+  const overCap = () => {
+    if ((open.byClient.get(caller) ?? 0) >= settings.LIVE_MAX_STREAMS_PER_CLIENT) {
+      refuse(res, 429, 'Too many live streams from this address', { 'Retry-After': '30' })
+      return true
+    }
+    if (open.total >= settings.LIVE_MAX_STREAMS) {
+      refuse(res, 503, 'The server holds as many live streams as it can; the page polls instead', { 'Retry-After': '60' })
+      return true
+    }
+    return false
+  }
+  if (overCap()) return
 
   let layers: { layer: MapLayer; tenant: string }[]
   try {
@@ -191,8 +209,27 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
   const versions = new Map<string, number>()
   for (const [index, { layer }] of layers.entries()) versions.set(String(layer.id), await hub.version(channels[index]!))
 
+  // A client gone during the awaits above never gets a 'close' to count it out: not counted in.
+  if (res.destroyed || res.socket?.destroyed) return
+  // No await from this check to the count: the caps hold for requests that arrived together.
+  if (overCap()) return
   open.total++
   open.byClient.set(caller, (open.byClient.get(caller) ?? 0) + 1)
+  // Listened for before any further await, so a client closing meanwhile is still counted out.
+  let closed = false
+  const stops: (() => void)[] = []
+  const end = () => {
+    if (closed) return
+    closed = true
+    for (const stop of stops) stop()
+    open.total--
+    const left = (open.byClient.get(caller) ?? 1) - 1
+    if (left > 0) open.byClient.set(caller, left)
+    else open.byClient.delete(caller)
+    res.end()
+  }
+  res.on('close', end)
+  res.on('error', end)
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     // no-transform: nothing on the way may compress (and so hold back) the events.
@@ -202,26 +239,52 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
   })
   res.flushHeaders()
 
-  let closed = false
+  // Each change is written as what the stream lacks since its version, one event per layer
+  // (shared by every stream as far behind; the hub may hand over a burst at once). Backpressure:
+  // while the client has not taken what it was sent ('drain' not yet come), changes wait and go
+  // as one: a slow reader gets fewer, merged events, never a growing queue of them.
+  let behindSince: number | undefined
+  const held = new Set<string>()
   const write = (text: string | Buffer) => {
     if (closed) return
-    res.write(text)
-    // A client that does not read is dropped, not buffered for without bound.
-    if (res.writableLength > MAX_PENDING_BYTES) end()
+    if (!res.write(text)) behindSince ??= Date.now()
   }
+  const stalled = () => behindSince !== undefined && Date.now() - behindSince > MAX_BEHIND_MS
   const send = (event: string, data: unknown, withId = false) => write(`${withId ? `id: ${eventId(versions)}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
-
-  const onMessage = (message: BusMessage) => {
-    const layerId = layerOf.get(channelOf(message.event.layerId, message.event.tenant))
-    if (!layerId) return
-    if (message.kind === 'mode') return send('mode', { layer: layerId, mode: message.event.mode })
-    const event = message.event
-    if (event.version <= (versions.get(layerId) ?? 0)) return
+  const writeChange = (layerId: string, event: LiveEvent) => {
     versions.set(layerId, event.version)
     write(`id: ${eventId(versions)}\n`)
     write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
   }
-  const stopListening = hub.listen(channels, onMessage)
+
+  const catchUp = (channel: string, layerId: string) => {
+    const catchup = hub.catchUp(channel, versions.get(layerId) ?? 0)
+    if (catchup.kind === 'change') writeChange(layerId, catchup.event)
+    else if (catchup.kind === 'reset') {
+      versions.set(layerId, catchup.version)
+      send('reset', { layers: [layerId] }, true)
+    }
+  }
+
+  const onMessage = (message: BusMessage) => {
+    const channel = channelOf(message.event.layerId, message.event.tenant)
+    const layerId = layerOf.get(channel)
+    if (!layerId) return
+    if (message.kind === 'mode') return send('mode', { layer: layerId, mode: message.event.mode })
+    if (message.event.version <= (versions.get(layerId) ?? 0)) return
+    if (behindSince === undefined) return catchUp(channel, layerId)
+    // A client that does not read is dropped, not waited for without end.
+    if (stalled()) return end()
+    held.add(channel)
+  }
+  stops.push(hub.listen(channels, onMessage))
+  res.on('drain', () => {
+    behindSince = undefined
+    for (const channel of held) {
+      held.delete(channel)
+      catchUp(channel, layerOf.get(channel)!)
+    }
+  })
 
   write('retry: 3000\n\n')
   // Resume after a reconnect: the events missed, if the window still holds them all, else a reset.
@@ -238,6 +301,7 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
     }
   }
   const modes = Object.fromEntries(await Promise.all(layers.map(async ({ layer, tenant }) => [String(layer.id), await service.modeOf(layer.id, tenant)] as const)))
+  if (closed) return
   send('ready', { layers: Object.fromEntries([...versions].map(([layer, version]) => [layer, { version, mode: modes[layer] }])) }, true)
   if (reset.length > 0) send('reset', { layers: reset })
   for (const event of missed) {
@@ -262,30 +326,22 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
   }
   watch()
   const rewatch = setInterval(watch, WATCH_MS / 2)
-
-  const heartbeat = setInterval(() => send('heartbeat', { at: new Date().toISOString() }), HEARTBEAT_MS)
+  const heartbeat = setInterval(() => {
+    if (stalled()) end()
+    // Bytes still on their way keep the connection busy enough: no heartbeat behind them.
+    else if (behindSince === undefined) send('heartbeat', { at: new Date().toISOString() })
+  }, HEARTBEAT_MS)
   const membersOnly = layers.some(({ layer }) => !layer.public)
   const sessionCheck = membersOnly
     ? setInterval(() => {
         void stillMember(request.headers).then((member) => member || end())
       }, settings.LIVE_SESSION_CHECK_SECONDS * 1000)
     : undefined
-
-  function end() {
-    if (closed) return
-    closed = true
+  stops.push(() => {
+    clearInterval(rewatch)
     clearInterval(heartbeat)
     clearInterval(sessionCheck)
-    clearInterval(rewatch)
-    stopListening()
-    open.total--
-    const left = (open.byClient.get(caller) ?? 1) - 1
-    if (left > 0) open.byClient.set(caller, left)
-    else open.byClient.delete(caller)
-    res.end()
-  }
-  res.on('close', end)
-  res.on('error', end)
+  })
 })
 
 /** Whether the stream's session still belongs to a member (signed out or demoted: it does not). */
@@ -343,9 +399,19 @@ export function startLive(): Promise<void> {
   ))
 }
 
-/** `live` in /api/health: how many (layer, city) pairs are subscribed, and how many poll. */
-export async function liveHealth(): Promise<{ layers: number; subscribed: number; polling: number; streams: number } | undefined> {
+interface LiveHealth {
+  layers: number
+  subscribed: number
+  polling: number
+  streams: number
+  /** For members only: which (layer, city) pairs poll and why (the reasons may name broker entities or errors). */
+  pollingLayers?: { layer: string; city: string; reason?: string }[]
+}
+
+/** `live` in /api/health: how many (layer, city) pairs are subscribed, and how many poll (and why, for members). */
+export async function liveHealth({ withReasons }: { withReasons: boolean }): Promise<LiveHealth | undefined> {
   if (!env().LIVE_UPDATES) return undefined
-  const { layers, subscribed, polling } = await live().status()
-  return { layers, subscribed, polling, streams: openStreams() }
+  const { layers, subscribed, polling, details } = await live().status()
+  const pollingLayers = details.filter((detail) => detail.mode === 'polling').map(({ layerId, tenant, reason }) => ({ layer: layerId, city: tenant, ...(reason && { reason }) }))
+  return { layers, subscribed, polling, streams: openStreams(), ...(withReasons && { pollingLayers }) }
 }

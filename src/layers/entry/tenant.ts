@@ -10,6 +10,7 @@ import { readGlobal } from '@/site/globals'
 import { payloadClient } from '@/site/payload'
 
 import { cityOfRead } from '../shared/city'
+import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'
 
 /**
  * THE tenant rule: which city (NGSI-LD tenant) a request reads.
@@ -54,4 +55,13 @@ export async function routeTenant(layer: MapLayer, asked: string | undefined): P
   const bound = layer.source?.tenant
   const city = !bound && asked ? (await knownCity(asked)).tenant : undefined
   return cityOfRead(bound, city, env().NGSI_LD_TENANT)
+}
+
+/** The IANA time zone a city's times are shown in (Site settings → Cities), else DEFAULT_TIME_ZONE. */
+export const timeZoneOfCity = (city: City | undefined): string => city?.timeZone || DEFAULT_TIME_ZONE
+
+/** The time zone of the site's city `tenant` (the site's first when none is named): for pages outside a dashboard. */
+export async function cityTimeZone(tenant: string | undefined): Promise<string> {
+  const cities = await siteCities()
+  return timeZoneOfCity(tenant ? cities.find((city) => city.tenant === tenant) : cities[0])
 }

@@ -12,10 +12,13 @@ import { once } from 'node:events'
 import { createHash } from 'node:crypto'
 import { createGunzip, createGzip } from 'node:zlib'
 
-import { type AlertRule, firingRule } from '@/alerts'
+import { type Alert, type AlertRule, fillTemplate, firingRule } from '@/alerts'
 import type { FiredAlert } from '@/alerts/notices'
 import { type BBox, type Feature, type NormalizedEntity, toFeature } from '@/ngsi'
 
+import { DEFAULT_LOCALE } from '@/i18n/locales'
+
+import { type AttributeDisplay, createPresentation, DEFAULT_TIME_ZONE, type Presentation } from '../shared/presentation'
 import type { LayerMeta } from '../shared/types'
 
 /** One rendered layer: the gzipped GeoJSON body, its ETag and its meta. */
@@ -126,19 +129,39 @@ export const MAX_FIRED_ALERTS = 1_000
  * live changes alike. An alert that fires is also added to `fired` (with its rule, for alert
  * notices) while that holds fewer than MAX_FIRED_ALERTS.
  */
-export function withAlert(feature: Feature, alertRules: AlertRule[], now: Date, fired?: FiredAlert[]): Feature {
+export function withAlert(feature: Feature, alertRules: AlertRule[], now: Date, fired?: FiredAlert[], display?: AttributeDisplay[]): Feature {
   delete feature.properties.alert
   if (alertRules.length === 0) return feature
   const observedAt = feature.properties.observedAt
   const hit = firingRule(alertRules, feature.properties, { now, observedAt: typeof observedAt === 'string' ? observedAt : undefined })
   if (!hit) return feature
-  const { level, message, value } = hit.alert
-  feature.properties.alert = { level, message }
+  const { level, value } = hit.alert
+  const message = alertMessage(hit.rule, hit.alert, display)
+  // Which rule fired, with what: a reader of another language writes the rule's message in it (src/layers/shared/alertTexts.ts).
+  feature.properties.alert = { level, message, rule: alertRules.indexOf(hit.rule), value }
   if (fired && fired.length < MAX_FIRED_ALERTS) {
     const name = feature.properties.name
     fired.push({ featureId: String(feature.id), placeName: typeof name === 'string' ? name : undefined, rule: hit.rule, level, message, value })
   }
   return feature
+}
+
+const presentations = new WeakMap<AttributeDisplay[], Presentation>()
+
+/**
+ * The alert's message, its `{value}` and `{attribute}` written as the layer shows that attribute
+ * (label, unit, percentage, value labels) when it has display settings for it: "Batería al 8 %", not
+ * "Battery at 0.08". In the site's default language: the body is one for every reader.
+ */
+function alertMessage(rule: AlertRule, alert: Alert, display: AttributeDisplay[] | undefined): string {
+  if (!display?.some((row) => row.attribute === rule.attribute)) return alert.message
+  let presentation = presentations.get(display)
+  if (!presentation) {
+    presentation = createPresentation({ attributes: display, locale: DEFAULT_LOCALE, timeZone: DEFAULT_TIME_ZONE })
+    presentations.set(display, presentation)
+  }
+  const value = rule.operator === 'stale' ? presentation.formatTime(typeof alert.value === 'string' ? alert.value : undefined) : presentation.formatValue(rule.attribute, alert.value)
+  return fillTemplate(rule.message, presentation.attributeLabel(rule.attribute), value)
 }
 
 export interface LayerEncoderOptions {
@@ -147,6 +170,8 @@ export interface LayerEncoderOptions {
   alertRules: AlertRule[]
   /** When the load started: the alert rules' clock and meta.fetchedAt. */
   fetchedAt: Date
+  /** How the layer shows its attributes, for alert messages. */
+  display?: AttributeDisplay[]
 }
 
 /**
@@ -154,7 +179,7 @@ export interface LayerEncoderOptions {
  * and is compressed as it arrives; only the compressed bytes are kept. `abort` drops a load that
  * failed midway, so nothing partial is ever returned.
  */
-export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerEncoderOptions) {
+export function createLayerEncoder({ attributes, alertRules, fetchedAt, display }: LayerEncoderOptions) {
   const writer = gzipWriter()
   const fired: FiredAlert[] = []
   const units: Record<string, string> = {}
@@ -175,7 +200,7 @@ export function createLayerEncoder({ attributes, alertRules, fetchedAt }: LayerE
           skipped++
           continue
         }
-        lines.push(featureLine(withAlert(feature, alertRules, fetchedAt, fired)))
+        lines.push(featureLine(withAlert(feature, alertRules, fetchedAt, fired, display)))
       }
       count += lines.length
       await writer.lines(lines)
@@ -324,7 +349,7 @@ export interface AppliedChanges {
 export async function applyChanges(
   body: LayerBody,
   changes: { upserted: Feature[]; removed: string[] },
-  { alertRules, now }: { alertRules: AlertRule[]; now: Date },
+  { alertRules, now, display }: { alertRules: AlertRule[]; now: Date; display?: AttributeDisplay[] },
 ): Promise<AppliedChanges> {
   const pending = new Map(changes.upserted.map((feature) => [feature.id, feature]))
   const removing = new Set(changes.removed)
@@ -354,14 +379,14 @@ export async function applyChanges(
           out.push(withoutComma(line))
           continue
         }
-        const merged = withAlert({ ...current, geometry: incoming.geometry ?? current.geometry, properties: { ...current.properties, ...incoming.properties } }, alertRules, now, fired)
+        const merged = withAlert({ ...current, geometry: incoming.geometry ?? current.geometry, properties: { ...current.properties, ...incoming.properties } }, alertRules, now, fired, display)
         upserted.push(merged)
         out.push(featureLine(merged))
       }
       count += out.length
       await writer.lines(out as string[])
     }
-    const added = [...pending.values()].filter((feature) => feature.geometry).map((feature) => withAlert(feature, alertRules, now, fired))
+    const added = [...pending.values()].filter((feature) => feature.geometry).map((feature) => withAlert(feature, alertRules, now, fired, display))
     upserted.push(...added)
     count += added.length
     await writer.lines(added.map(featureLine))

@@ -4,9 +4,10 @@ import pLimit, { type LimitFunction } from 'p-limit'
 import type { AlertRule } from '@/alerts'
 import type { FiredAlert, FreshAlerts } from '@/alerts/notices'
 import { type Cache, SwrCache, type SwrCodec, type SwrState } from '@/cache'
-import { type BBox, type Feature, type NgsiClient, type QueryRow, rowsToQuery } from '@/ngsi'
+import { type BBox, type Feature, type NgsiClient, type QueryRow, rowsToQuery, toFeature } from '@/ngsi'
 
 import { type AppliedChanges, applyChanges, createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, pickFeatures, rewriteBody } from './body'
+import type { AttributeDisplay } from '../shared/presentation'
 import { createPreviewBuilder, type LayerPreview, type PreviewRequest } from '../shared/preview'
 import { cellOf, compareCells, type SortDirection } from '../shared/sorting'
 
@@ -23,6 +24,8 @@ export interface LayerSpec {
   attributes: string[]
   filters: QueryRow[]
   alertRules: AlertRule[]
+  /** How the layer shows its attributes: alert messages write `{value}` and `{attribute}` with it. */
+  display?: AttributeDisplay[]
   contextUrl?: string
   refreshSeconds: number
   maxFeatures: number
@@ -171,7 +174,7 @@ export class LayerFeatureService {
       const cached = await swr.peek(key)
       if (!cached) return undefined
       const now = new Date(this.now())
-      const applied = await applyChanges(cached.value, changes, { alertRules: layer.alertRules, now })
+      const applied = await applyChanges(cached.value, changes, { alertRules: layer.alertRules, now, display: layer.display })
       if (applied.upserted.length === 0 && applied.removed.length === 0) return applied
       await swr.put(key, applied.body)
       this.hot.set(key, applied.body)
@@ -181,6 +184,45 @@ export class LayerFeatureService {
     } finally {
       await lock?.release()
     }
+  }
+
+  /**
+   * The first broker entity (of the first `sample`) whose values, time or position differ from the
+   * layer's cached body for one city, or that the body lacks; undefined when they agree or nothing
+   * is cached. Entities observed within the last `graceMs` are passed over: their notification may
+   * be on its way. A cheap probe for live checks (one small request), not a full comparison.
+   */
+  async firstDifference(layer: LayerSpec, tenant: string | undefined, { sample, graceMs }: { sample: number; graceMs: number }): Promise<string | undefined> {
+    const cached = await this.swrFor(layer.refreshSeconds).peek(this.keyOf(layer, tenant))
+    if (!cached) return undefined
+    const { entities } = await this.client.queryEntities(
+      {
+        type: layer.entityType,
+        attrs: [...new Set([...layer.attributes, 'location'])],
+        q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined,
+        limit: Math.min(sample, layer.maxFeatures),
+      },
+      { tenant, contextUrl: layer.contextUrl },
+    )
+    const settledBefore = this.now() - graceMs
+    const fromBroker = new Map<string, Feature>()
+    for (const entity of entities) {
+      const feature = toFeature(entity, layer.attributes)
+      const observedAt = typeof feature?.properties.observedAt === 'string' ? Date.parse(feature.properties.observedAt) : Number.NaN
+      if (feature && !(observedAt > settledBefore)) fromBroker.set(String(feature.id), feature)
+    }
+    const compared = ['observedAt', ...layer.attributes]
+    const changed: string[] = []
+    await eachFeature(cached.value, (feature) => {
+      const id = String(feature.id)
+      const current = fromBroker.get(id)
+      if (!current) return
+      fromBroker.delete(id)
+      const same = JSON.stringify(current.geometry) === JSON.stringify(feature.geometry) && compared.every((name) => JSON.stringify(current.properties[name]) === JSON.stringify(feature.properties[name]))
+      if (!same) changed.push(id)
+    })
+    // Left in fromBroker: entities the body lacks, which says nothing when the body holds only the first maxFeatures.
+    return changed[0] ?? (cached.value.meta.truncated ? undefined : fromBroker.keys().next().value)
   }
 
   /** Forgets this process's one-second copy of a layer another replica changed. */
@@ -226,7 +268,7 @@ export class LayerFeatureService {
   /** Broker pages → features → gzip as they arrive; a failure midway discards the whole load. */
   private async load(layer: LayerSpec, tenant: string | undefined): Promise<LayerBody> {
     const fetchedAt = new Date(this.now())
-    const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt })
+    const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt, display: layer.display })
     try {
       const { truncated } = await this.client.streamEntities(
         {

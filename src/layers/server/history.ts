@@ -11,6 +11,7 @@ import type { Cache, SwrCache, SwrCodec, SwrState } from '@/cache'
 import { type NgsiClient, NgsiError, rowsToQuery, type TemporalQuery, type TemporalSeries } from '@/ngsi'
 
 import { type LayerFeatureService, type LayerSpec, swrPerRefresh } from './features'
+import type { AttributeDisplay } from '../shared/presentation'
 import { HISTORY_WINDOWS, type History, type HistoryAggregation, type HistoryRequest, type HistoryWindow } from '../shared/history'
 
 export { HISTORY_WINDOWS, historyAggregations, historyWindows, type History, type HistoryRequest } from '../shared/history'
@@ -151,7 +152,7 @@ export class HistoryService {
   }
 
   /** The history; throws the broker's error (NgsiError) only when no last good answer is kept. */
-  async get(layer: LayerSpec, layerName: string, request: HistoryRequest, options: { tenant?: string } = {}): Promise<HistoryResult> {
+  async get(layer: LayerSpec, layerName: string, request: HistoryRequest, options: { tenant?: string; display?: AttributeDisplay[] } = {}): Promise<HistoryResult> {
     const entityKey = request.entity ? createHash('sha1').update(request.entity).digest('base64url') : ''
     const key = `history-gz:${layer.id}:${layer.updatedAt}:${options.tenant ?? ''}:${request.window}:${request.aggregation}:${request.attributes.join(',')}:${entityKey}`
     const known = this.hot.get(key)
@@ -159,7 +160,7 @@ export class HistoryService {
     let pending = this.reading.get(key)
     if (!pending) {
       pending = this.swrFor(layer.refreshSeconds)
-        .getOrLoad(key, () => this.load(layer, layerName, request, options.tenant))
+        .getOrLoad(key, () => this.load(layer, layerName, request, options.tenant, options.display))
         .then(({ value, state }) => {
           if (state !== 'stale-error') this.hot.set(key, value)
           return { body: value, state }
@@ -171,7 +172,7 @@ export class HistoryService {
     return { ...body, state }
   }
 
-  private async load(layer: LayerSpec, layerName: string, request: HistoryRequest, tenant: string | undefined): Promise<HistoryBody> {
+  private async load(layer: LayerSpec, layerName: string, request: HistoryRequest, tenant: string | undefined, display: AttributeDisplay[] = []): Promise<HistoryBody> {
     const layerData = await this.features.get(layer, { tenant })
     let entityName: string | undefined
     if (request.entity) {
@@ -233,6 +234,9 @@ export class HistoryService {
       times,
       series: request.attributes.map((attribute) => ({ attribute, ...(layerData.meta.units[attribute] && { unit: layerData.meta.units[attribute] }), values: values[attribute] })),
     }
+    // How the layer shows these attributes (labels, units, formats): the key holds the layer's updatedAt, so an edit is a new answer.
+    const shown = display.filter((row) => request.attributes.includes(row.attribute))
+    if (shown.length) history.display = shown
     const json = Buffer.from(JSON.stringify(history))
     return { gzipped: gzipSync(json), etag: `"h-${createHash('sha1').update(json).digest('base64url')}"` }
   }

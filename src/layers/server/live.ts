@@ -37,6 +37,35 @@ export interface LiveBus {
 
 export const channelOf = (layerId: string | number, tenant: string) => `${layerId}:${tenant}`
 
+/**
+ * Consecutive events of one channel as one: each feature as last upserted, each id last removed
+ * (an id upserted then removed is only removed, and the other way round), the last version and
+ * time. Tiled if any of them was: a page refetches a tiled layer's new version whole.
+ */
+export function mergeEvents(events: LiveEvent[]): LiveEvent {
+  const last = events.at(-1)
+  if (!last) throw new Error('mergeEvents: no events')
+  if (events.length === 1) return last
+  const upserted = new Map<string, Feature>()
+  const removed = new Set<string>()
+  for (const event of events) {
+    for (const feature of event.upserted) {
+      const id = String(feature.id)
+      removed.delete(id)
+      // Map order: a feature upserted again stays where it first came, as the page appends new ones.
+      upserted.set(id, feature)
+    }
+    for (const id of event.removed) {
+      upserted.delete(id)
+      removed.add(id)
+    }
+  }
+  return { ...last, upserted: [...upserted.values()], removed: [...removed], tiles: events.some((event) => event.tiles) }
+}
+
+/** What a stream at some version of a channel still needs: nothing, one (merged) event, or a refetch. */
+export type Catchup = { kind: 'none' } | { kind: 'change'; event: LiveEvent } | { kind: 'reset'; version: number }
+
 /** A bus for one process (no Redis): delivered synchronously, versions in memory. */
 export function localBus(): LiveBus {
   const versions = new Map<string, number>()
@@ -139,6 +168,16 @@ export interface LiveHubOptions {
 
 type Listener = (message: BusMessage) => void
 
+/** A channel's hand-over to its listeners: changes arriving while one goes out wait to go out together. */
+interface Delivery {
+  /** Until when (performance.now()) further changes wait: as long again as the last hand-over took. */
+  holdUntil: number
+  /** A hand-over is running (its sockets' writes included) or waiting for `holdUntil`. */
+  busy: boolean
+  /** A change arrived meanwhile: handed over when the hold ends. */
+  waiting: boolean
+}
+
 /** This process's side of the bus: recent events per channel, the latest versions, and the open streams' listeners. */
 export class LiveHub {
   private readonly bus: LiveBus
@@ -149,6 +188,9 @@ export class LiveHub {
   private readonly versions = new Map<string, number>()
   private readonly modes = new Map<string, LiveModeEvent['mode']>()
   private readonly listeners = new Map<string, Set<Listener>>()
+  /** The merged event of a channel from a version to its latest: streams behind by as much share it (and its bytes). */
+  private readonly catchups = new Map<string, Map<number, LiveEvent>>()
+  private readonly deliveries = new Map<string, Delivery>()
   private started: Promise<void> | undefined
   private readonly onMessage: ((message: BusMessage) => void) | undefined
 
@@ -198,7 +240,32 @@ export class LiveHub {
     return after.length > 0 && after[0]!.version === version + 1 && after.length === latest - version ? after : undefined
   }
 
-  /** Calls `listener` with every message of these channels until the returned function is called. */
+  /**
+   * The events of a channel after `version` as one, for a stream that fell behind (its client had
+   * not read what it was sent). Made once per (channel, version, latest version) however many
+   * streams ask. A reset when the window no longer holds them all.
+   */
+  catchUp(channel: string, version: number): Catchup {
+    const latest = this.versions.get(channel) ?? 0
+    // A stream never runs ahead of what this process has delivered to it.
+    if (version >= latest) return { kind: 'none' }
+    const known = this.catchups.get(channel)?.get(version)
+    if (known) return { kind: 'change', event: known }
+    const events = this.since(channel, version)
+    if (!events) return { kind: 'reset', version: latest }
+    const event = mergeEvents(events)
+    let byVersion = this.catchups.get(channel)
+    if (!byVersion) this.catchups.set(channel, (byVersion = new Map()))
+    byVersion.set(version, event)
+    return { kind: 'change', event }
+  }
+
+  /**
+   * Calls `listener` with the messages of these channels until the returned function is called.
+   * Changes arriving while the last one is handed over (a big change to thousands of streams takes
+   * a while) are not handed over one by one: when the hold ends, listeners get the latest, and
+   * `catchUp` gives each what it missed as one event.
+   */
   listen(channels: string[], listener: Listener): () => void {
     for (const channel of channels) {
       let set = this.listeners.get(channel)
@@ -234,9 +301,51 @@ export class LiveHub {
       kept.push({ event, receivedAt: this.now() })
       while (kept.length > this.windowEvents || (kept.length > 0 && this.now() - kept[0]!.receivedAt > this.windowMs)) kept.shift()
       this.recent.set(channel, kept)
-    } else {
-      this.modes.set(channel, message.event.mode)
+      // Merged up to the version before: of no use to anyone now.
+      this.catchups.delete(channel)
+      this.deliverChange(channel)
+      return
     }
+    this.modes.set(channel, message.event.mode)
     for (const listener of this.listeners.get(channel) ?? []) listener(message)
+  }
+
+  /**
+   * Hands the channel's latest change to its listeners, unless a hand-over is running or held:
+   * then once the hold ends. The hold lasts as long as the hand-over took (until the event loop
+   * came round again, the sockets' writes done), so a burst of changes costs the process at most
+   * about half its time, and a lone change goes out at once.
+   */
+  private deliverChange(channel: string): void {
+    let delivery = this.deliveries.get(channel)
+    if (!delivery) this.deliveries.set(channel, (delivery = { holdUntil: 0, busy: false, waiting: false }))
+    if (delivery.busy || performance.now() < delivery.holdUntil) {
+      if (!delivery.busy) this.holdThenDeliver(channel, delivery)
+      delivery.waiting = true
+      return
+    }
+    delivery.busy = true
+    delivery.waiting = false
+    const startedAt = performance.now()
+    const event = this.recent.get(channel)?.at(-1)?.event
+    if (event) for (const listener of this.listeners.get(channel) ?? []) listener({ kind: 'change', event })
+    setImmediate(() => {
+      delivery.busy = false
+      delivery.holdUntil = 2 * performance.now() - startedAt
+      if (delivery.waiting) this.holdThenDeliver(channel, delivery)
+      else if (!this.listeners.has(channel)) this.deliveries.delete(channel)
+    })
+  }
+
+  private holdThenDeliver(channel: string, delivery: Delivery): void {
+    delivery.busy = true
+    setTimeout(
+      () => {
+        delivery.busy = false
+        delivery.holdUntil = 0
+        this.deliverChange(channel)
+      },
+      Math.max(0, delivery.holdUntil - performance.now()),
+    ).unref()
   }
 }

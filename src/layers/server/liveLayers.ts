@@ -3,12 +3,19 @@
 // renewed and checked on a schedule that runs on one replica at a time.
 
 import type { CacheLock } from '@/cache'
-import { type Feature, type NormalizedEntity, notifiedChanges, type NotificationBody, toFeature } from '@/ngsi'
+import { type Feature, featureProperties, type NormalizedEntity, notifiedChanges, type NotificationBody, toFeature } from '@/ngsi'
 
 import { withAlert } from './body'
 import type { LayerFeatureService, LayerSpec } from './features'
 import { channelOf, type LiveEvent, type LiveHub } from './live'
-import { type LiveRecord, LiveSubscriptions, type LiveTarget } from './liveSubscriptions'
+import { type DeliveryEvidence, type LiveRecord, LiveSubscriptions, type LiveTarget } from './liveSubscriptions'
+
+/** Why a layer polls although its broker reports no failed notification. */
+export const UNNOTIFIED_CHANGE = 'the data changed at the broker but no notification arrived'
+/** Broker entities a check compares with the cached layer: one small request per (layer, city). */
+const PROBE_SAMPLE = 100
+/** Changes younger than this (plus the layer's throttling) may still have their notification on the way. */
+const NOTIFICATION_GRACE_MS = 5_000
 
 export interface LiveLayersOptions {
   hub: LiveHub
@@ -19,6 +26,8 @@ export interface LiveLayersOptions {
   /** Layers with more features are drawn from tiles (LAYER_TILES_THRESHOLD). */
   tileThreshold: number
   lock: (name: string, ttlMs: number) => Promise<CacheLock | null>
+  /** Compare the broker's data with the cached layers at each check (LIVE_DATA_CHECK). */
+  checkData?: boolean
   now?: () => number
   logger?: { warn(message: string): void }
 }
@@ -35,10 +44,7 @@ export interface LiveStatus {
 function notifiedFeature(entity: NormalizedEntity, attributes: string[]): Feature {
   const located = toFeature(entity, attributes)
   if (located) return located
-  const properties: Feature['properties'] = {}
-  for (const name of attributes) if (entity.attributes[name]) properties[name] = entity.attributes[name].value
-  Object.assign(properties, { entityId: entity.id, entityType: entity.type }, entity.observedAt && { observedAt: entity.observedAt })
-  return { type: 'Feature', id: entity.id, geometry: undefined as unknown as Feature['geometry'], properties }
+  return { type: 'Feature', id: entity.id, geometry: undefined as unknown as Feature['geometry'], properties: featureProperties(entity, attributes) }
 }
 
 export class LiveLayers {
@@ -106,7 +112,7 @@ export class LiveLayers {
     const features = entities.map((entity) => notifiedFeature(entity, layer.attributes))
     const applied = await this.options.features.applyLive(layer, record.tenant || undefined, { upserted: features, removed: removedIds })
     // Nothing cached here: no one has loaded the layer lately, pages that have it still get the change.
-    const upserted = applied ? applied.upserted : features.filter((feature) => feature.geometry).map((feature) => withAlert(feature, layer.alertRules, now))
+    const upserted = applied ? applied.upserted : features.filter((feature) => feature.geometry).map((feature) => withAlert(feature, layer.alertRules, now, undefined, layer.display))
     const removed = applied ? applied.removed : removedIds
     if (upserted.length === 0 && removed.length === 0) return undefined
     const count = applied?.body.meta.count ?? 0
@@ -146,10 +152,29 @@ export class LiveLayers {
     if (!lock) return false
     // Not released: the lock lapsing marks the next period.
     await this.options.subscriptions.renew()
-    for (const record of await this.options.subscriptions.check()) {
+    const delivery = this.options.checkData ? (record: LiveRecord) => this.deliveryOf(record) : undefined
+    for (const record of await this.options.subscriptions.check(delivery)) {
       await this.options.hub.publishMode({ layerId: record.layerId, tenant: record.tenant, mode: record.mode })
     }
     return true
+  }
+
+  /**
+   * Whether a subscription the broker reports well really delivers: a notification applied since
+   * the last check (the layer's version moved) says yes; otherwise the broker's first entities are
+   * compared with the cached layer, and a difference means a change nobody was told of. A layer put
+   * on polling that way stays there until a notification arrives again.
+   */
+  private async deliveryOf(record: LiveRecord): Promise<DeliveryEvidence> {
+    const version = await this.options.hub.version(channelOf(record.layerId, record.tenant))
+    // The first check of a subscription only notes where its layer stands.
+    if (record.checkedVersion === undefined || version !== record.checkedVersion) return { version }
+    if (record.mode === 'polling' && record.reason?.startsWith(UNNOTIFIED_CHANGE)) return { reason: record.reason, version }
+    const layer = await this.options.layerSpec(record.layerId)
+    if (!layer) return { version }
+    const graceMs = NOTIFICATION_GRACE_MS + (layer.liveThrottleSeconds ?? 0) * 1000
+    const changed = await this.options.features.firstDifference(layer, record.tenant || undefined, { sample: PROBE_SAMPLE, graceMs })
+    return { reason: changed ? `${UNNOTIFIED_CHANGE} (${changed})` : undefined, version }
   }
 
   startMaintenance(periodMs: number): void {

@@ -32,6 +32,15 @@ export interface LiveRecord {
   reason?: string
   /** Set for a members-only layer's subscription: deleted once no stream has watched it until then (ms). */
   watchedUntil?: number
+  /** The layer's live version at the last check: one that has not moved since means no notification arrived. */
+  checkedVersion?: number
+}
+
+/** What a check learnt of a subscription beyond the broker's own status (see LiveLayers). */
+export interface DeliveryEvidence {
+  /** Why the layer must poll although the broker reports no failure; undefined: it delivers. */
+  reason?: string
+  version: number
 }
 
 /** Where records are kept: a Redis hash for all replicas, or a Map for one process. */
@@ -115,6 +124,12 @@ export interface LiveSubscriptionsOptions {
   notifyUrl: string
   /** Every subscription's name starts with this; reconciliation deletes unknown ones that carry it. */
   namePrefix: string
+  /**
+   * Whether a layer still wants its subscriptions: it exists and is public, or (`watched`) members
+   * watch it. Asked at each renewal (read fresh from the database), so a subscription whose layer
+   * went while nobody could tell (a crash, a removal before its creation began) lasts one period.
+   */
+  wanted?: (layerId: string, watched: boolean) => Promise<boolean>
   expirySeconds?: number
   now?: () => number
   logger?: { warn(message: string): void }
@@ -127,7 +142,7 @@ export class LiveSubscriptions {
   private readonly options: Required<Omit<LiveSubscriptionsOptions, 'logger'>> & Pick<LiveSubscriptionsOptions, 'logger'>
 
   constructor(options: LiveSubscriptionsOptions) {
-    this.options = { expirySeconds: 86_400, now: Date.now, ...options }
+    this.options = { expirySeconds: 86_400, now: Date.now, ...options, wanted: options.wanted ?? (async () => true) }
   }
 
   static keyOf(layerId: string | number, tenant: string): string {
@@ -158,7 +173,7 @@ export class LiveSubscriptions {
     const shape = shapeOf(layer)
     const known = await this.options.registry.get(key)
     if (known?.shape === shape) return this.keepWatched(known, watchedUntil)
-    const lock = await this.waitForLock(`live-subscription:${key}`)
+    const lock = await this.waitForLock(this.lockOf(layer.id))
     try {
       const current = await this.options.registry.get(key)
       if (current?.shape === shape) return await this.keepWatched(current, watchedUntil)
@@ -167,6 +182,14 @@ export class LiveSubscriptions {
     } finally {
       await lock?.release()
     }
+  }
+
+  /**
+   * One lock per layer, for all its cities: removing a layer (deleted, unpublished) waits for a
+   * creation in flight, then deletes what it made; the broker is left holding nothing.
+   */
+  private lockOf(layerId: string | number): string {
+    return `live-subscription:layer:${layerId}`
   }
 
   /** A public target clears `watchedUntil` (kept for good); a watched one pushes it later. */
@@ -178,9 +201,14 @@ export class LiveSubscriptions {
     return updated
   }
 
-  /** Deletes the subscriptions of a layer (deleted, unpublished). */
+  /** Deletes the subscriptions of a layer (deleted, unpublished), after any creation of them in flight. */
   async removeLayer(layerId: string | number): Promise<void> {
-    for (const record of await this.options.registry.all()) if (record.layerId === String(layerId)) await this.deleteRecord(record)
+    const lock = await this.waitForLock(this.lockOf(layerId))
+    try {
+      for (const record of await this.options.registry.all()) if (record.layerId === String(layerId)) await this.deleteRecord(record)
+    } finally {
+      await lock?.release()
+    }
   }
 
   /**
@@ -213,12 +241,17 @@ export class LiveSubscriptions {
     return { created, deleted }
   }
 
-  /** Extends every subscription past half its lifetime; recreates one the broker lost; deletes members-only ones no longer watched. */
+  /**
+   * Extends every subscription past half its lifetime; recreates one the broker lost; deletes
+   * members-only ones no longer watched, and any whose layer is gone or no longer public.
+   */
   async renew(): Promise<number> {
     let renewed = 0
     const now = this.options.now()
     for (const record of await this.options.registry.all()) {
-      if (record.watchedUntil !== undefined && record.watchedUntil < now) {
+      // A database that cannot say keeps the subscription: the next renewal asks again.
+      const wanted = await this.options.wanted(record.layerId, record.watchedUntil !== undefined).catch(() => true)
+      if ((record.watchedUntil !== undefined && record.watchedUntil < now) || !wanted) {
         await this.deleteRecord(record)
         continue
       }
@@ -240,12 +273,14 @@ export class LiveSubscriptions {
   /**
    * Reads each subscription back: a broker that stopped delivering (paused, expired, failures
    * newer than successes) puts its layer on polling; one that delivers again puts it back on
-   * live (Orion-LD needs isActive set again after pausing). Returns the records whose mode changed.
+   * live (Orion-LD needs isActive set again after pausing). `delivery` then judges the ones the
+   * broker reports well (data changed with no notification). Returns the records whose mode changed.
    */
-  async check(): Promise<LiveRecord[]> {
+  async check(delivery?: (record: LiveRecord) => Promise<DeliveryEvidence>): Promise<LiveRecord[]> {
     const changed: LiveRecord[] = []
     for (const record of await this.options.registry.all()) {
       let reason: string | undefined
+      let checkedVersion = record.checkedVersion
       try {
         const status = await this.options.client.get(record.tenant, record.subscriptionId)
         reason = deliveryFailing(status, this.options.now())
@@ -260,23 +295,26 @@ export class LiveSubscriptions {
           reason = `the broker cannot be asked (${error instanceof Error ? error.message : String(error)})`
         }
       }
+      if (!reason && delivery) {
+        try {
+          ;({ reason, version: checkedVersion } = await delivery(record))
+        } catch (error) {
+          // Unjudged this time (the broker or the cache did not answer): the mode stays as it was.
+          this.options.logger?.warn(`live: could not compare layer ${record.layerId} in ${record.tenant} with the broker (${error instanceof Error ? error.message : String(error)})`)
+          reason = record.mode === 'polling' ? record.reason : undefined
+        }
+      }
       const mode = reason ? 'polling' : 'live'
-      if (mode !== record.mode) {
-        const updated = { ...(await this.options.registry.get(record.key) ?? record), mode, reason } as LiveRecord
+      if (mode !== record.mode || reason !== record.reason || checkedVersion !== record.checkedVersion) {
+        const current = await this.options.registry.get(record.key)
+        // Deleted while this check ran (its layer was removed): nothing to mark.
+        if (!current) continue
+        const updated: LiveRecord = { ...current, mode, reason, checkedVersion }
         await this.options.registry.put(updated)
-        changed.push(updated)
+        if (mode !== record.mode) changed.push(updated)
       }
     }
     return changed
-  }
-
-  /** Marks a layer's subscription as not delivering (e.g. the data changed with no notification). */
-  async markPolling(key: string, reason: string): Promise<LiveRecord | undefined> {
-    const record = await this.options.registry.get(key)
-    if (!record || record.mode === 'polling') return undefined
-    const updated: LiveRecord = { ...record, mode: 'polling', reason }
-    await this.options.registry.put(updated)
-    return updated
   }
 
   private async create(key: string, layer: LayerSpec, tenant: string, shape: string, watchedUntil: number | undefined): Promise<LiveRecord> {

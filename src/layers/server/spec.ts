@@ -2,6 +2,7 @@ import { type AlertRule, alertRuleSchema } from '@/alerts'
 import type { QueryRow } from '@/ngsi'
 import type { MapLayer } from '@/payload-types'
 
+import { attributeDisplayOf } from '../shared/presentation'
 import type { LayerSpec } from './features'
 
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
@@ -23,8 +24,10 @@ export function toLayerSpec(layer: MapLayer): LayerSpec {
     attributes: layer.attributes ?? [],
     filters,
     alertRules,
+    display: attributeDisplayOf(layer.attributeDisplay),
     contextUrl: layer.source?.contextUrl || undefined,
     refreshSeconds: layer.refreshSeconds,
     maxFeatures: layer.maxFeatures,
+    liveThrottleSeconds: layer.liveThrottleSeconds || undefined,
   }
 }

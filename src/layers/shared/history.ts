@@ -2,8 +2,12 @@
 // the JSON shape, and its table/CSV twin. No Node or framework imports: the browser uses it too.
 
 import { csvCell } from './csv'
+import { type AttributeDisplay, createPresentation, type Presentation } from './presentation'
 
-/** What a broker without a temporal API (Orion-LD without Mintaka) means for a chart. */
+/**
+ * What a broker without a temporal API (Orion-LD without Mintaka) means: the route's answer (501).
+ * Charts say it in the reader's language (dashboard.history.unavailable).
+ */
 export const HISTORY_UNAVAILABLE = "History is not available from this city's broker"
 
 const MINUTE_MS = 60_000
@@ -56,28 +60,39 @@ export interface History {
   /** Period starts (or reading times for raw), ms since the epoch, oldest first. */
   times: number[]
   series: HistorySeries[]
+  /** How the layer shows these attributes (MapLayers `attributeDisplay`), when it sets any. */
+  display?: AttributeDisplay[]
 }
 
-const columnName = (series: HistorySeries) => (series.unit ? `${series.attribute} (${series.unit})` : series.attribute)
+/** How a history's attributes read: the layer's display settings it carries, its series' units, in this locale and time zone. */
+export function historyPresentation(history: History, { locale, timeZone }: { locale: string; timeZone: string }): Presentation {
+  const units = Object.fromEntries(history.series.flatMap((series) => (series.unit ? [[series.attribute, series.unit]] : [])))
+  return createPresentation({ attributes: history.display, units, locale, timeZone })
+}
 
-/** Header and rows of the table twin: time, then one column per attribute. */
-export function historyTable(history: History): { header: string[]; rows: { time: number; values: (number | null)[] }[] } {
+/** Header and rows of the table twin: time, then one column per attribute (its label and unit). */
+export function historyTable(history: History, presentation: Presentation): { header: string[]; rows: { time: number; values: (number | null)[] }[] } {
   return {
-    header: ['time', ...history.series.map(columnName)],
+    header: ['time', ...history.series.map((series) => presentation.columnLabel(series.attribute))],
     rows: history.times.map((time, index) => ({ time, values: history.series.map((series) => series.values[index]) })),
   }
 }
 
-/** The history as CSV: ISO 8601 times (UTC), one column per attribute, empty where there is no value. */
-export function historyToCsv(history: History): string {
-  const { header, rows } = historyTable(history)
-  const lines = [header.map(csvCell).join(',')]
-  for (const row of rows) lines.push([new Date(row.time).toISOString(), ...row.values].map(csvCell).join(','))
+/** The place a history is of: its entity's name (else id), or the layer's name when it covers all its places. */
+export const historyPlace = (history: History) => (history.entity ? (history.entity.name ?? history.entity.id) : history.layer.name)
+
+/**
+ * The history as CSV: ISO 8601 times (UTC), the place, one column per attribute headed by its label
+ * (and unit), values as the machine wrote them (a point as decimal separator, fractions as fractions),
+ * empty where there is none.
+ */
+export function historyToCsv(history: History, presentation: Presentation): string {
+  const { header, rows } = historyTable(history, presentation)
+  const place = historyPlace(history)
+  const lines = [[header[0], 'place', ...header.slice(1)].map(csvCell).join(',')]
+  for (const row of rows) lines.push([new Date(row.time).toISOString(), place, ...row.values].map(csvCell).join(','))
   return `${lines.join('\r\n')}\r\n`
 }
-
-/** A time as charts and tables show it, in the reader's locale and time zone. */
-export const formatTime = (ms: number) => new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
 
 /** The path of an entity's full history view (src/app/(frontend)/layers/[id]/history). */
 export function entityHistoryPath(layerId: string, entity: string, attributes: string[], city?: string): string {

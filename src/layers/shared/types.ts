@@ -1,9 +1,11 @@
 // The layer data the browser receives: client components import these, so nothing here may
 // import server code (types only).
 
+import type { Locale } from '@/i18n/locales'
 import type { MarkerShape } from '@/map/markers'
 import type { StyleSetting } from '@/map/style'
 
+import type { AttributeDisplay } from './presentation'
 import type { LayerPreview, PreviewRequest } from './preview'
 
 /** What a layer's body says about itself (also the last line of the body). */
@@ -20,6 +22,8 @@ export interface LayerMeta {
   total?: number
 }
 
+export type AlertText = { message: string; attribute: string; stale: boolean }
+
 /** What a browser may know of a map layer: its look and the attributes it shows, not its source. */
 export type DashboardLayer = {
   id: string
@@ -32,9 +36,17 @@ export type DashboardLayer = {
   cluster: boolean
   attributes: string[]
   popupAttributes: string[]
+  /** How its attributes read to citizens (labels, units, formats, value labels): `createPresentation`. */
+  attributeDisplay: AttributeDisplay[]
   refreshSeconds: number
   /** The layer is pinned to this city whatever the page shows. */
   fixedCity?: string
+  /**
+   * The alert rules' messages in the reader's language, by rule (a feature's `alert.rule`), with the
+   * attribute each reads and whether it fires on age ({value} is then a time): only for a reader of
+   * a language other than the default, whose feature bodies carry the default language's messages.
+   */
+  alertTexts?: AlertText[]
   /** Citizens may subscribe to its alerts by email (it has alert rules, and the site sends mail). */
   alertNotices: boolean
 }
@@ -47,6 +59,10 @@ export type DashboardCity = {
   zoom: number
   /** The city's own basemap (PMTiles archive or style URL), else the site's. */
   basemap?: string
+  /** The city's language (Site settings → Cities), for readers who have not chosen one. */
+  locale: Locale
+  /** The IANA time zone the city's times are shown in, e.g. Europe/Madrid. */
+  timeZone: string
 }
 
 export type LayerSnapshot =
@@ -54,6 +70,8 @@ export type LayerSnapshot =
   | { status: 'unavailable'; message: string }
 
 export type DashboardData = {
+  /** The page's language (BCP 47): numbers, times and labels are written in it. */
+  locale: string
   cities: DashboardCity[]
   defaultCity: string
   layers: Record<string, DashboardLayer>

@@ -11,6 +11,12 @@ import * as migration_20261125_160549_ai_daily_budget from './20261125_160549_ai
 import * as migration_20261126_104205_email_queue_question_notify from './20261126_104205_email_queue_question_notify';
 import * as migration_20261126_105359_alert_notices from './20261126_105359_alert_notices';
 import * as migration_20261126_123323_optional_role_and_notice_period from './20261126_123323_optional_role_and_notice_period';
+import * as migration_20261126_140033_localization from './20261126_140033_localization';
+import * as migration_20261126_150704_attribute_display from './20261126_150704_attribute_display';
+import * as migration_20261126_153326_accessibility_statement from './20261126_153326_accessibility_statement';
+import * as migration_20261126_174017_live_throttle from './20261126_174017_live_throttle';
+import * as migration_20261126_174142_account_verification from './20261126_174142_account_verification';
+import * as migration_20261126_205021_drop_metadata_locale from './20261126_205021_drop_metadata_locale';
 
 export const migrations = [
   {
@@ -76,6 +82,36 @@ export const migrations = [
   {
     up: migration_20261126_123323_optional_role_and_notice_period.up,
     down: migration_20261126_123323_optional_role_and_notice_period.down,
-    name: '20261126_123323_optional_role_and_notice_period'
+    name: '20261126_123323_optional_role_and_notice_period',
+  },
+  {
+    up: migration_20261126_140033_localization.up,
+    down: migration_20261126_140033_localization.down,
+    name: '20261126_140033_localization',
+  },
+  {
+    up: migration_20261126_150704_attribute_display.up,
+    down: migration_20261126_150704_attribute_display.down,
+    name: '20261126_150704_attribute_display',
+  },
+  {
+    up: migration_20261126_153326_accessibility_statement.up,
+    down: migration_20261126_153326_accessibility_statement.down,
+    name: '20261126_153326_accessibility_statement',
+  },
+  {
+    up: migration_20261126_174017_live_throttle.up,
+    down: migration_20261126_174017_live_throttle.down,
+    name: '20261126_174017_live_throttle',
+  },
+  {
+    up: migration_20261126_174142_account_verification.up,
+    down: migration_20261126_174142_account_verification.down,
+    name: '20261126_174142_account_verification',
+  },
+  {
+    up: migration_20261126_205021_drop_metadata_locale.up,
+    down: migration_20261126_205021_drop_metadata_locale.down,
+    name: '20261126_205021_drop_metadata_locale'
   },
 ];

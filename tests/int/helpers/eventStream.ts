@@ -46,6 +46,9 @@ export async function openEventStream(url: string, headers: Record<string, strin
     body: () => body,
     ended: () => ended,
     done,
+    /** Stops reading (the server's writes back up), then reads on. */
+    pause: () => response.pause(),
+    resume: () => response.resume(),
     close: () => response.destroy(),
   }
 }

@@ -9,7 +9,7 @@ import { startPayload } from '../helpers/payload'
 
 let payload: Payload
 let broker: DemoBroker
-let loadDashboard: (page: Page, options: { draft: boolean }) => Promise<DashboardData | undefined>
+let loadDashboard: (page: Page, options: { draft: boolean; locale?: 'es' | 'pt' | 'en' }) => Promise<DashboardData | undefined>
 
 const layer = (name: string, data: Record<string, unknown> = {}) =>
   payload
@@ -91,6 +91,35 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
     expect(serialised).not.toContain('Staff only')
     expect(serialised).not.toContain('filters')
     expect(serialised).not.toContain('alertRules')
+  })
+
+  it("reads the layers in the reader's locale: names, descriptions and the preview's alert messages; untranslated texts fall back", async () => {
+    const air = await layer('Aire', { description: 'Estaciones de aire' })
+    const stored = await payload.findByID({ collection: 'map-layers', id: air, depth: 0 })
+    await payload.update({
+      collection: 'map-layers',
+      id: air,
+      locale: 'pt',
+      data: { name: 'Ar', alertRules: stored.alertRules!.map((rule) => ({ ...rule, message: 'NO2 acima: {value}' })) },
+    })
+    const doc = await page('dash-locale', [{ blockType: 'alertsPanel', title: 'Alertas', layers: [air], minimumLevel: 'warning' }])
+    const portuguese = (await loadDashboard(doc, { draft: false, locale: 'pt' }))!
+    expect(portuguese.layers[String(air)]).toMatchObject({ name: 'Ar', description: 'Estaciones de aire' })
+    const snapshot = portuguese.initial[`${air}|santander`]
+    if (snapshot.status !== 'preview') throw new Error(`expected a preview, got ${snapshot.status}`)
+    expect(snapshot.preview.alerting.length).toBeGreaterThan(0)
+    expect(snapshot.preview.alerting.every((feature) => (feature.properties.alert as { message: string }).message.startsWith('NO2 acima:'))).toBe(true)
+    const spanish = (await loadDashboard(doc, { draft: false }))!
+    expect(spanish.layers[String(air)].name).toBe('Aire')
+    const spanishSnapshot = spanish.initial[`${air}|santander`]
+    if (spanishSnapshot.status !== 'preview') throw new Error(`expected a preview, got ${spanishSnapshot.status}`)
+    expect(spanishSnapshot.preview.alerting.every((feature) => (feature.properties.alert as { message: string }).message.startsWith('NO2 '))).toBe(true)
+    expect(spanishSnapshot.preview.alerting.some((feature) => (feature.properties.alert as { message: string }).message.startsWith('NO2 acima'))).toBe(false)
+    // The page in Portuguese carries its rules' messages (the features the browser loads later have Spanish ones); the Spanish page none.
+    expect(portuguese.layers[String(air)].alertTexts?.map((text) => text.message)).toEqual(stored.alertRules!.map(() => 'NO2 acima: {value}'))
+    expect(spanish.layers[String(air)].alertTexts).toBeUndefined()
+    // Each city says its language and time zone (defaults: the default locale, Europe/Madrid).
+    expect(spanish.cities[0]).toMatchObject({ tenant: 'santander', locale: 'es', timeZone: 'Europe/Madrid' })
   })
 
   it('keeps the HTML small for a large layer: a preview of 50 alerts at most, no table rows unless a table asks', async () => {

@@ -100,7 +100,7 @@ describe('GET /api/layers/{id}/features', () => {
     }
     const alerted = body.features.filter((feature) => feature.properties.alert)
     expect(alerted.length).toBeGreaterThan(0)
-    expect(alerted[0].properties.alert).toEqual({ level: 'critical', message: expect.stringMatching(/^NO2 at \d/) })
+    expect(alerted[0].properties.alert).toMatchObject({ level: 'critical', message: expect.stringMatching(/^NO2 at \d/) })
   })
 
   it('sends gzip on the wire and plain JSON to clients that do not accept it', async () => {
@@ -192,14 +192,17 @@ describe('GET /api/layers/{id}/features', () => {
     expect(zipped.headers.get('content-disposition')).toBe('attachment; filename="air-quality.csv"')
     // fetch unpacks the gzip it was sent.
     const lines = (await zipped.text()).trim().split('\r\n')
-    expect(lines[0]).toBe('id,no2,name,longitude,latitude')
+    // Labelled columns (here the names made readable: the layer sets no labels); every row has the place's name and observation time first.
+    expect(lines[0]).toBe('id,Name,Observed at,NO2 (µg/m³),longitude,latitude')
     expect(lines).toHaveLength(all.features.length + 1)
     const first = all.features[0]
-    expect(lines[1]).toBe([first.id, first.properties.no2, first.properties.name, ...first.geometry.coordinates].join(','))
+    // A cell holding a comma (the demo's place names: "…Calle Alta, 12") is quoted.
+    const cell = (value: unknown) => (/[",\r\n]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value))
+    expect(lines[1]).toBe([first.id, first.properties.name, first.properties.observedAt, first.properties.no2, ...first.geometry.coordinates].map(cell).join(','))
     // Every attribute of the layer by default; plain text to a client that takes no gzip.
     const plain = await features(layers.air, '?format=csv', { 'accept-encoding': 'identity' })
     expect(plain.headers.get('content-encoding')).toBeNull()
-    expect((await plain.text()).split('\r\n')[0]).toBe('id,name,no2,airQualityLevel,longitude,latitude')
+    expect((await plain.text()).split('\r\n')[0]).toBe('id,Name,Observed at,NO2 (µg/m³),Air quality level,longitude,latitude')
     const again = await features(layers.air, '?format=csv&columns=no2,name', { 'if-none-match': zipped.headers.get('etag')! })
     expect(again.status).toBe(304)
   })
@@ -274,10 +277,14 @@ describe('GET /api/layers/{id}/features', () => {
       expect(response.status, `${name}=${value}`).toBeLessThan(500)
       expect([200, 304, 400]).toContain(response.status)
     }
+    // Other requests (the live wing's subscriptions) may reach the broker meanwhile: none carries caller input.
     for (const request of proxy.requests.slice(before)) {
       expect(['santander', 'porto', undefined]).toContain(request.headers['ngsild-tenant'])
-      expect(request.url.searchParams.get('type')).toBe('AirQualityObserved')
       expect(request.url.searchParams.has('q')).toBe(false)
+      for (const value of hostile) expect(decodeURIComponent(request.url.search)).not.toContain(decodeURIComponent(value))
+    }
+    for (const request of proxy.requests.slice(before).filter((request) => proxy.entityRequests().includes(request))) {
+      expect(request.url.searchParams.get('type')).toBe('AirQualityObserved')
     }
   })
 

@@ -176,6 +176,34 @@ describe('live layers', () => {
     tooOld.close()
   })
 
+  it('gives a client that stopped reading the changes it missed as fewer, merged events once it reads again', async () => {
+    const { live } = await import('@/layers/entry/live')
+    const slow = await stream(`layers=${layers.air}&city=santander`)
+    await expect.poll(() => slow.events.map((event) => event.event)).toContain('ready')
+    slow.pause()
+    // 30 changes of about 1 MB each, more than the connection's buffers hold.
+    const padding = 'x'.repeat(500)
+    const features = (round: number) =>
+      Array.from({ length: 2000 }, (_, index) => ({ type: 'Feature' as const, id: `urn:ngsi-ld:AirQualityObserved:slow-${index}`, geometry: { type: 'Point' as const, coordinates: [-3.8, 43.46] }, properties: { airQualityIndex: round, name: padding } }))
+    let last = 0
+    for (let round = 1; round <= 30; round++) {
+      ;({ version: last } = await live().hub.publishChange({ layerId: String(layers.air), tenant: 'santander', upserted: features(round), removed: [], tiles: false, at: new Date().toISOString() }))
+      // Each handed over on its own: only the stream's backpressure merges them.
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    slow.resume()
+    await expect.poll(() => slow.events.at(-1)?.id, { timeout: 15_000 }).toBe(`${layers.air}.${last}`)
+    const changes = slow.events.filter((event) => event.event === 'change')
+    expect(changes.length).toBeLessThan(30)
+    const versions = changes.map((event) => event.data.version as number)
+    expect(versions).toEqual([...versions].sort((a, b) => a - b))
+    const latest = changes.at(-1)!.data.upserted as { properties: { airQualityIndex: number } }[]
+    expect(latest).toHaveLength(2000)
+    expect(new Set(latest.map((feature) => feature.properties.airQualityIndex))).toEqual(new Set([30]))
+    expect(slow.ended()).toBe(false)
+    slow.close()
+  })
+
   it('streams a members-only layer to members only, and ends the stream when the member is gone', async () => {
     const anonymous = await stream(`layers=${layers.staff}&city=santander`)
     expect(anonymous.status).toBe(404)
@@ -214,7 +242,7 @@ describe('live layers', () => {
     await refused.done
     expect(JSON.parse(refused.body())).toEqual({ error: expect.any(String) })
     for (const item of open) item.close()
-    await expect.poll(openStreams).toBe(0)
+    await expect.poll(openStreams, { timeout: 5_000 }).toBe(0)
     const again = await stream(`layers=${layers.air}&city=santander`)
     expect(again.status).toBe(200)
     again.close()

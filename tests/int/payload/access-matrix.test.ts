@@ -161,6 +161,7 @@ describe('globals', () => {
     { slug: 'header', writers: ['editor', 'admin'], change: { navItems: [] } },
     { slug: 'footer', writers: ['editor', 'admin'], change: { copyright: 'Changed' } },
     { slug: 'site-settings', writers: ['admin'], change: { title: 'Changed title' } },
+    { slug: 'accessibility-statement', writers: ['admin'], change: { conformance: 'partially' } },
   ]
   const cells = globals.flatMap((global) =>
     callers.flatMap((caller) => [
@@ -283,6 +284,7 @@ describe('access matrix through GraphQL', () => {
     { name: 'Header', writers: ['editor', 'admin'], change: { navItems: [] }, field: 'updatedAt' },
     { name: 'Footer', writers: ['editor', 'admin'], change: { copyright: 'Changed' }, field: 'updatedAt' },
     { name: 'SiteSetting', writers: ['admin'], change: { title: 'Changed by GraphQL' }, field: 'updatedAt' },
+    { name: 'AccessibilityStatement', writers: ['admin'], change: { conformance: 'partially', method: 'self_assessment', freeText: 'Changed by GraphQL' }, field: 'updatedAt' },
   ]
   it.each(globals.flatMap((global) => callers.map((caller) => [global.name, caller, global.writers.includes(caller) ? 'allowed' : 'refused', global] as const)))(
     'global %s update by %s is %s (and everyone reads it)',

@@ -25,6 +25,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  email?.closeMailTransport()
   await payload?.destroy()
   await smtp?.close()
   vi.unstubAllEnvs()
@@ -66,5 +67,20 @@ describe('the mail queue', () => {
     await runMailQueue()
     await smtp.waitForMail((mail) => mail.subject === 'Second mail')
     expect(await queuedMails()).toEqual([])
+  })
+
+  it('sends a run of mails over the pooled connections, which closeMailTransport() ends', async () => {
+    email.closeMailTransport()
+    const openedBefore = smtp.connections.opened
+    const subjects = Array.from({ length: 12 }, (_, index) => `Pooled mail ${index + 1}`)
+    for (const [index, subject] of subjects.entries()) await send(`pooled-${index}@example.org`, subject)
+    await runMailQueue()
+    for (const subject of subjects) await smtp.waitForMail((mail) => mail.subject === subject)
+    // Twelve mails, not twelve handshakes: at most the pool's connections were opened.
+    expect(smtp.connections.opened - openedBefore).toBeLessThanOrEqual(5)
+    expect(smtp.connections.open).toBeGreaterThan(0)
+
+    email.closeMailTransport()
+    await vi.waitFor(() => expect(smtp.connections.open).toBe(0), { timeout: 10_000 })
   })
 })

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import type { WeatherReport } from '@/upstreams'
+
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { startFakeGeocoding, type FakeGeocoding } from '../../../demo/services/geocoding'
 import { startFakeWeather, type FakeWeather } from '../../../demo/services/weather'
@@ -97,11 +99,32 @@ describe('GET /api/weather', () => {
     expect(weather.requests.length).toBe(before)
   })
 
+  it("writes the condition in the reader's language, all languages from one upstream answer", async () => {
+    const before = weather.requests.length
+    const ask = async (lang?: string) => {
+      const response = await fetch(`${baseUrl}/api/weather?lat=41.1579&lon=-8.6291${lang === undefined ? '' : `&lang=${lang}`}`, { headers: fromClient('203.0.113.5') })
+      expect(response.status).toBe(200)
+      return ((await response.json()) as WeatherReport).condition
+    }
+    // Porto's stand-in station: few clouds (801).
+    expect(await ask('es')).toEqual({ code: 801, main: 'Clouds', description: 'poco nuboso', icon: '02d' })
+    expect((await ask('pt'))?.description).toBe('pouco nublado')
+    expect((await ask('en'))?.description).toBe('few clouds')
+    // Without a language, the site's default (Spanish).
+    expect((await ask())?.description).toBe('poco nuboso')
+    expect(weather.requests.length).toBe(before + 1)
+    expect(weather.requests.at(-1)?.query).not.toHaveProperty('lang')
+  })
+
   it.each([
     ['', /lat/],
     ['?lat=91&lon=0', /lat/],
     ['?lat=abc&lon=0', /lat/],
     ['?lat=1&lon=181', /lon/],
+    ['?lat=1&lon=1&lang=fr', /^lang: must be one of es, pt, en$/],
+    ['?lat=1&lon=1&lang=', /^lang: must be one of es, pt, en$/],
+    ['?lat=1&lon=1&lang=pt_br', /^lang: must be one of es, pt, en$/],
+    ['?lat=1&lon=1&lang=EN', /^lang: must be one of es, pt, en$/],
   ])('refuses %s with 400 {error}', async (query, message) => {
     const response = await fetch(`${baseUrl}/api/weather${query}`, { headers: fromClient('203.0.113.3') })
     expect(response.status).toBe(400)

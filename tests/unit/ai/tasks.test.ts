@@ -31,6 +31,7 @@ const inputs: Record<AiTaskName, unknown> = {
   'sample-data': { entityType: 'AirQualityObserved', attributes: ['NO2'], name: INJECTION },
   'search-keywords': { text: INJECTION },
   'citizen-answer': { question: INJECTION, cityData: { stations: [{ name: INJECTION, NO2: 41 }] } },
+  translate: { collection: 'posts', id: 7, sourceLocale: 'es', targetLocale: 'pt', texts: { title: INJECTION, content: INJECTION } },
 }
 
 const errorOf = (run: () => unknown): TaskOutputError => {
@@ -44,9 +45,9 @@ const errorOf = (run: () => unknown): TaskOutputError => {
 }
 
 describe('task registry', () => {
-  it('has the seven tasks, each with schema, prompt builder and parser', () => {
+  it('has the eight tasks, each with schema, prompt builder and parser', () => {
     expect([...taskNames].sort()).toEqual(Object.keys(aiTasks).sort())
-    expect(taskNames).toHaveLength(7)
+    expect(taskNames).toHaveLength(8)
     for (const name of taskNames) {
       const task = aiTasks[name]
       expect(task.name).toBe(name)

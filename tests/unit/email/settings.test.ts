@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { composeMail, MailHeaderError } from '@/email/compose'
-import { emailSettings, parseSender } from '@/email/settings'
+import { DEFAULT_MAIL_SEND_RATE, emailSettings, parseSender } from '@/email/settings'
 import { InvalidEnvironmentError, parseEnv } from '@/env'
 
 const valid = { APP_SECRET: 'a'.repeat(32) }
@@ -27,11 +27,18 @@ describe('mail settings', () => {
     expect(settings).toEqual({
       transport: { host: 'mail.city.example', port: 465, secure: true, auth: { user: 'mailer', pass: 'p@ss' } },
       from: { name: 'City of Example', address: 'noreply@city.example' },
+      sendRate: DEFAULT_MAIL_SEND_RATE,
     })
     expect(emailSettings(parseEnv({ ...valid, SMTP_URL: 'smtp://127.0.0.1:2525', EMAIL_FROM: 'noreply@city.example' }))).toEqual({
       transport: { host: '127.0.0.1', port: 2525, secure: false },
       from: { address: 'noreply@city.example' },
+      sendRate: DEFAULT_MAIL_SEND_RATE,
     })
+  })
+
+  it('read MAIL_SEND_RATE, the mails per second one process sends at most', () => {
+    const settings = emailSettings(parseEnv({ ...valid, SMTP_URL: 'smtp://127.0.0.1:2525', EMAIL_FROM: 'noreply@city.example', MAIL_SEND_RATE: '5' }))
+    expect(settings?.sendRate).toBe(5)
   })
 
   it('read SMTP_HOST, SMTP_PORT, SMTP_USER and SMTP_PASSWORD', () => {
@@ -51,6 +58,9 @@ describe('mail settings', () => {
     [{ SMTP_HOST: 'h', SMTP_USER: 'u', EMAIL_FROM: 'a@city.example' }, 'SMTP_PASSWORD: SMTP_USER and SMTP_PASSWORD go together'],
     [{ SMTP_HOST: 'h', SMTP_PORT: '70000', EMAIL_FROM: 'a@city.example' }, 'SMTP_PORT: '],
     [{ SMTP_HOST: 'h', EMAIL_FROM: 'not an address' }, 'EMAIL_FROM: must be an address'],
+    [{ SMTP_HOST: 'h', EMAIL_FROM: 'a@city.example', MAIL_SEND_RATE: '0' }, 'MAIL_SEND_RATE: '],
+    [{ SMTP_HOST: 'h', EMAIL_FROM: 'a@city.example', MAIL_SEND_RATE: 'fast' }, 'MAIL_SEND_RATE: '],
+    [{ SMTP_HOST: 'h', EMAIL_FROM: 'a@city.example', MAIL_SEND_RATE: '2.5' }, 'MAIL_SEND_RATE: '],
     [{ SMTP_HOST: 'h', EMAIL_FROM: 'City\r\nBcc: x@evil.example <a@city.example>' }, 'EMAIL_FROM: must not contain line breaks'],
   ])('refuse %j, naming the setting', (source, message) => {
     expect(problemsOf(source)).toContain(message)

@@ -49,7 +49,7 @@ describe('applyChanges (a live change merged into a cached layer body)', () => {
       ['2', 150],
       ['4', 10],
     ])
-    expect(features[1]!.properties.alert).toEqual({ level: 'critical', message: 'NO2 at 150' })
+    expect(features[1]!.properties.alert).toMatchObject({ level: 'critical', message: 'NO2 at 150' })
     expect(applied.body.meta).toMatchObject({ count: 3, fetchedAt: later.toISOString() })
     expect(applied.body.etag).not.toBe(body.etag)
     expect(applied.removed).toEqual(['urn:ngsi-ld:AirQualityObserved:3'])

@@ -26,7 +26,7 @@ let broker: DemoBroker
 let prefix: string
 const subscriptionsAt = (tenant = 'santander') => new SubscriptionClient({ brokerUrl: broker.url, contextUrl: 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld' }).list(tenant)
 
-function replica(now = Date.now) {
+function replica(now = Date.now, wanted?: (layerId: string, watched: boolean) => Promise<boolean>) {
   const redis = openClient()
   const cache = createRedisCache({ client: redis, keyPrefix: `${prefix}cache:` })
   const subscriber = createRedisClient(REDIS_URL)
@@ -50,6 +50,7 @@ function replica(now = Date.now) {
     namePrefix: prefix.replace(/:+$/, ''),
     expirySeconds: 3600,
     now,
+    wanted,
   })
   return { hub, subscriptions }
 }
@@ -107,6 +108,20 @@ describe('live subscriptions across two replicas', () => {
     expect(again!.id).not.toBe(record.subscriptionId)
     expect((await a.subscriptions.records())[0]!.subscriptionId).toBe(again!.id)
     await a.subscriptions.removeLayer(7)
+  })
+
+  it('drops at renewal the subscriptions of a layer that no longer wants them, and keeps them when that cannot be told', async () => {
+    let answer: Promise<boolean> = Promise.resolve(true)
+    const a = replica(Date.now, () => answer)
+    await a.subscriptions.ensure({ layer, tenant: 'santander' })
+    answer = Promise.reject(new Error('database down'))
+    answer.catch(() => undefined)
+    await a.subscriptions.renew()
+    expect(await subscriptionsAt()).toHaveLength(1)
+    answer = Promise.resolve(false)
+    await a.subscriptions.renew()
+    expect(await subscriptionsAt()).toEqual([])
+    expect(await a.subscriptions.records()).toEqual([])
   })
 
   it('reconciles after a crash: strays carrying our name are deleted, others left alone', async () => {

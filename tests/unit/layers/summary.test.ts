@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 
 import { alertsOf } from '@/layers/shared/alerts'
 import { csvHeader, csvRows } from '@/layers/shared/csv'
+import { createPresentation } from '@/layers/shared/presentation'
 import { displayValue, featureName, observedAgo } from '@/layers/shared/format'
 import { previewOf, statisticKey } from '@/layers/shared/preview'
 import { sortFeatures } from '@/layers/shared/sorting'
@@ -74,7 +75,7 @@ const featuresToCsv = (features: Parameters<typeof csvRows>[0], columns: string[
 describe('csvHeader and csvRows', () => {
   it('writes RFC 4180 CSV with coordinates', () => {
     const csv = featuresToCsv([feature('urn:x:1', { name: 'Calle "Mayor", 3', no2: 40 })], ['name', 'no2'])
-    expect(csv).toBe('id,name,no2,longitude,latitude\r\nurn:x:1,"Calle ""Mayor"", 3",40,-3.8,43.46\r\n')
+    expect(csv).toBe('id,name,observedAt,no2,longitude,latitude\r\nurn:x:1,"Calle ""Mayor"", 3",,40,-3.8,43.46\r\n')
   })
 
   it('defuses spreadsheet formulas and keeps line breaks inside quotes', () => {
@@ -89,7 +90,7 @@ describe('csvHeader and csvRows', () => {
   })
 
   it('keeps negative numbers as numbers', () => {
-    expect(featuresToCsv([feature('1', { t: -4.5 })], ['t']).split('\r\n')[1]).toBe('1,-4.5,-3.8,43.46')
+    expect(featuresToCsv([feature('1', { t: -4.5 })], ['t']).split('\r\n')[1]).toBe('1,1,,-4.5,-3.8,43.46')
   })
 })
 
@@ -180,5 +181,26 @@ describe('extremeHolder', () => {
   it('names a feature by its name, else its id; markup stays text', () => {
     expect(featureName(feature('q', { name: '<img src=x onerror=alert(1)>' }))).toBe('<img src=x onerror=alert(1)>')
     expect(featureName(feature('q', { name: 42 }))).toBe('q')
+  })
+})
+
+describe('CSV with the layer’s labels', () => {
+  it('heads columns with labels and units, and gives every row the place and its observation time, values unformatted', () => {
+    const presentation = createPresentation({
+      attributes: [
+        { attribute: 'no2', label: 'NO₂', unit: 'µg/m³' },
+        { attribute: 'batteryLevel', label: 'Batería', format: 'percent' },
+        { attribute: 'name', label: 'Estación' },
+      ],
+      locale: 'es',
+      timeZone: 'Europe/Madrid',
+    })
+    const columns = ['name', 'no2', 'batteryLevel', 'airQualityLevel']
+    const csv =
+      csvHeader(columns, presentation) +
+      csvRows([feature('urn:x:1', { name: 'Centro', observedAt: '2026-11-19T13:40:00Z', no2: 41.25, batteryLevel: 0.08, airQualityLevel: 'good' })], columns)
+    expect(csv).toBe(
+      'id,Estación,Observed at,NO₂ (µg/m³),Batería,Air quality level,longitude,latitude\r\n' + 'urn:x:1,Centro,2026-11-19T13:40:00Z,41.25,0.08,good,-3.8,43.46\r\n',
+    )
   })
 })

@@ -246,13 +246,37 @@ describe('demo broker notifications switched off (an unreachable dashboard)', ()
       const id = await subscribe(broker, receiver)
       const control = (body: unknown) => fetch(`${broker.url}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
       expect((await control({ reachable: 'no' })).status).toBe(400)
-      expect(await (await control({ reachable: false })).json()).toEqual({ reachable: false })
+      expect(await (await control({ reachable: false })).json()).toEqual({ reachable: false, silent: false })
       await patchTemperature(broker, weather1, 9)
       await broker.notificationsSettled()
       expect(receiver.received).toHaveLength(0)
       expect((await call(broker, 'GET', `/subscriptions/${encodeURIComponent(id)}`)).body.notification).toMatchObject({ status: 'failed', lastFailure: expect.any(String) })
       await control({ reachable: true })
       await patchTemperature(broker, weather1, 10)
+      await broker.notificationsSettled()
+      expect(receiver.received).toHaveLength(1)
+    } finally {
+      await broker.close()
+      await receiver.close()
+    }
+  })
+
+  it('sends nothing and reports nothing while silent, and notifies again afterwards', async () => {
+    const broker = await startDemoBroker()
+    const receiver = await startReceiver()
+    try {
+      const id = await subscribe(broker, receiver)
+      const control = (body: unknown) => fetch(`${broker.url}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+      expect((await control({})).status).toBe(400)
+      expect(await (await control({ silent: true })).json()).toEqual({ reachable: true, silent: true })
+      await patchTemperature(broker, weather1, 11)
+      await broker.notificationsSettled()
+      expect(receiver.received).toHaveLength(0)
+      const { notification } = (await call(broker, 'GET', `/subscriptions/${encodeURIComponent(id)}`)).body
+      expect(notification).not.toHaveProperty('lastFailure')
+      expect(notification).not.toHaveProperty('lastNotification')
+      await control({ silent: false })
+      await patchTemperature(broker, weather1, 12)
       await broker.notificationsSettled()
       expect(receiver.received).toHaveLength(1)
     } finally {

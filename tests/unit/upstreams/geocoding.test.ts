@@ -74,6 +74,19 @@ describe('geocode against the fake OpenCage', () => {
     expect((await call({ q: 'Paris', limit: 1 })).results).toHaveLength(1)
   })
 
+  it('bounds the search to a box: sends it as `bounds` and drops what lies outside', async () => {
+    const santander = [-4.0, 43.3, -3.6, 43.6] as [number, number, number, number]
+    const found = await call({ q: 'Sardinero', bbox: santander })
+    expect(found.results.map((r) => r.label)).toEqual(['Playa del Sardinero, 39005 Santander, Spain'])
+    expect(fake.requests[0].query.bounds).toBe('-4,43.3,-3.6,43.6')
+    // Porto is another city: nothing there from Santander's box, though the gazetteer knows it.
+    expect((await call({ q: 'Porto', bbox: santander })).results).toEqual([])
+    expect((await call({ q: 'Porto' })).results.length).toBeGreaterThan(0)
+    // An upstream that ignores `bounds` (the stand-in with the box unread): results outside are still dropped.
+    fake.mode = 'junk-results'
+    expect((await call({ q: 'Berlin', bbox: santander })).results).toEqual([])
+  })
+
   it('answers no match with an empty list', async () => {
     expect(await call({ q: 'Atlantis' })).toEqual({ results: [] })
   })
@@ -170,6 +183,22 @@ describe('geocodeQuerySchema', () => {
     const result = geocodeQuerySchema.safeParse(input)
     expect(result.success).toBe(false)
     expect(result.error?.issues.map((issue) => issue.message).join('; ')).toContain(message)
+  })
+
+  it('takes a city-sized bbox as "west,south,east,north" and refuses any other', () => {
+    expect(geocodeQuerySchema.parse({ q: 'Pereda', bbox: '-3.96, 43.31,-3.66,43.61' }).bbox).toEqual([-3.96, 43.31, -3.66, 43.61])
+    for (const bbox of ['', '1,2,3', '1,2,3,4,5', 'a,b,c,d', '-3.6,43.3,-4.0,43.6', '-4,43.6,-3.6,43.3', '-190,0,-179,1', '0,89,1,91', '-10,40,0,50', '1e2,0,1e2,1', 'NaN,0,1,1', 'x'.repeat(500)]) {
+      const result = geocodeQuerySchema.safeParse({ q: 'Pereda', bbox })
+      expect(result.success, bbox).toBe(false)
+      expect(result.error?.issues.map((issue) => issue.message).join('; ')).toContain('west,south,east,north')
+    }
+  })
+
+  it('gives each box its own cache key', () => {
+    const plain = geocodeQuerySchema.parse({ q: 'Pereda' })
+    const bounded = geocodeQuerySchema.parse({ q: 'Pereda', bbox: '-4,43.3,-3.6,43.6' })
+    const elsewhere = geocodeQuerySchema.parse({ q: 'Pereda', bbox: '-8.8,41,-8.4,41.3' })
+    expect(new Set([plain, bounded, elsewhere].map(geocodeCacheKey)).size).toBe(3)
   })
 
   it('gives case-variants one cache key', () => {

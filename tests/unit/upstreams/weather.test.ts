@@ -3,7 +3,21 @@ import { inspect } from 'node:util'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ZodError } from 'zod'
 
-import { UpstreamError, fetchWeather, weatherCacheKey, weatherQuerySchema, type WeatherReport } from '@/upstreams'
+import { LOCALES } from '@/i18n/locales'
+import en from '@/i18n/messages/en.json'
+import es from '@/i18n/messages/es.json'
+import pt from '@/i18n/messages/pt.json'
+import {
+  type ConditionTexts,
+  conditionText,
+  UpstreamError,
+  fetchWeather,
+  reportInLanguage,
+  weatherCacheKey,
+  weatherQuerySchema,
+  weatherRequestSchema,
+  type WeatherReport,
+} from '@/upstreams'
 import { withErrorHandling } from '@/server/errors'
 
 import { startFakeWeather, type FakeWeather } from '../../../demo/services/weather'
@@ -73,6 +87,8 @@ describe('fetchWeather against the fake OpenWeatherMap', () => {
       path: '/data/2.5/weather',
       query: { lat: '48.1372', lon: '11.5761', units: 'metric', appid: fake.apiKey },
     })
+    // No `lang`: one answer serves every language (the condition is written from its code, reportInLanguage).
+    expect(fake.requests[0]?.query).not.toHaveProperty('lang')
     expect(fake.requests[0]?.headers.accept).toBe('application/json')
   })
 
@@ -223,5 +239,74 @@ describe('weatherQuerySchema', () => {
     const b = weatherQuerySchema.parse({ lat: 52.52, lon: '13.40499' })
     expect(weatherCacheKey(a)).toBe('weather:52.52:13.405')
     expect(weatherCacheKey(b)).toBe(weatherCacheKey(a))
+  })
+})
+
+describe('weatherRequestSchema', () => {
+  it("takes the reader's language among the site's locales, the default one when not said", () => {
+    expect(weatherRequestSchema.parse({ lat: '43.4623', lon: '-3.81' })).toEqual({ lat: 43.4623, lon: -3.81, lang: 'es' })
+    for (const lang of LOCALES) expect(weatherRequestSchema.parse({ lat: 0, lon: 0, lang }).lang).toBe(lang)
+    // The cache key is the point's: every language shares one upstream answer.
+    expect(weatherCacheKey(weatherRequestSchema.parse({ lat: 1, lon: 2, lang: 'pt' }))).toBe(weatherCacheKey(weatherRequestSchema.parse({ lat: 1, lon: 2, lang: 'en' })))
+  })
+
+  it.each(['', 'fr', 'EN', 'pt_br', 'pt-PT', 'es ', 'sp', '__proto__'])('refuses lang %j, naming the locales', (lang) => {
+    const result = weatherRequestSchema.safeParse({ lat: 0, lon: 0, lang })
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]).toMatchObject({ path: ['lang'], message: 'must be one of es, pt, en' })
+  })
+})
+
+// OpenWeatherMap's documented condition codes (https://openweathermap.org/weather-conditions).
+const DOCUMENTED_CODES = [
+  200, 201, 202, 210, 211, 212, 221, 230, 231, 232, 300, 301, 302, 310, 311, 312, 313, 314, 321, 500, 501, 502, 503, 504, 511, 520, 521, 522, 531, 600, 601, 602, 611, 612,
+  613, 615, 616, 620, 621, 622, 701, 711, 721, 731, 741, 751, 761, 762, 771, 781, 800, 801, 802, 803, 804,
+]
+const catalogues: Record<string, ConditionTexts> = { es: es.weatherConditions, pt: pt.weatherConditions, en: en.weatherConditions }
+
+describe("weather conditions in the reader's language", () => {
+  it.each(Object.keys(catalogues))('%s has a text for every documented code, and one for each group', (locale) => {
+    const texts = catalogues[locale]!
+    expect(Object.keys(texts.codes).map(Number).sort((a, b) => a - b)).toEqual(DOCUMENTED_CODES)
+    expect(Object.keys(texts.groups).sort()).toEqual(['2', '3', '5', '6', '7', '8'])
+  })
+
+  it("writes a code's own text, else its group's, else nothing", () => {
+    expect(conditionText(803, catalogues.es!)).toBe('muy nuboso')
+    expect(conditionText(803, catalogues.pt!)).toBe('muito nublado')
+    expect(conditionText(803, catalogues.en!)).toBe('broken clouds')
+    expect(conditionText(500, catalogues.pt!)).toBe('chuva fraca')
+    // A code the catalogue does not list (OpenWeatherMap may add some) reads as its group.
+    expect(conditionText(599, catalogues.es!)).toBe('lluvia')
+    expect(conditionText(809, catalogues.pt!)).toBe('nublado')
+    expect(conditionText(905, catalogues.en!)).toBeUndefined()
+    expect(conditionText(-1, catalogues.en!)).toBeUndefined()
+  })
+
+  it("gives the report the reader's text, and leaves the upstream's where the catalogue has none", () => {
+    const report = (code: number, description = 'broken clouds'): WeatherReport => ({
+      location: { lat: 43.46, lon: -3.81, name: 'Santander', country: 'ES' },
+      observedAt: '2024-06-01T12:00:00.000Z',
+      temperatureC: 16.4,
+      feelsLikeC: null,
+      humidityPercent: null,
+      pressureHpa: null,
+      windSpeedMs: null,
+      windDirectionDeg: null,
+      windGustMs: null,
+      cloudinessPercent: null,
+      visibilityM: null,
+      rain1hMm: null,
+      snow1hMm: null,
+      condition: { code, main: 'Clouds', description, icon: '04d' },
+    })
+    const upstream = report(803)
+    expect(reportInLanguage(upstream, catalogues.pt!)).toEqual({ ...upstream, condition: { code: 803, main: 'Clouds', description: 'muito nublado', icon: '04d' } })
+    // The cached answer is not changed: the next reader may read another language.
+    expect(upstream.condition?.description).toBe('broken clouds')
+    const unknown = report(905, 'hurricane')
+    expect(reportInLanguage(unknown, catalogues.es!)).toBe(unknown)
+    const none = { ...upstream, condition: null }
+    expect(reportInLanguage(none, catalogues.es!)).toBe(none)
   })
 })

@@ -28,10 +28,12 @@ import { MetaTitleComponent as MetaTitleComponent_a8a977ebc872c5d5ea7ee689724c08
 import { MetaImageComponent as MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { MetaDescriptionComponent as MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { PreviewComponent as PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
+import { TranslateWithAi as TranslateWithAi_9542d506236e2ef9c98f1790e7524750 } from '@/collections/AiDrafts/components/TranslateWithAi'
 import { DraftWithAi as DraftWithAi_46508ede8290875e3583d307dff8f818 } from '@/collections/AiDrafts/components/DraftWithAi'
 import { EntityTypeField as EntityTypeField_3d1e8c315c84429efc4a0dc5db0662f8 } from '@/collections/MapLayers/components/EntityTypeField'
 import { BrokerAttributesField as BrokerAttributesField_928adf80569d6a3bca51d3ba99ca6c29 } from '@/collections/MapLayers/components/AttributeFields'
 import { LayerAttributesField as LayerAttributesField_928adf80569d6a3bca51d3ba99ca6c29 } from '@/collections/MapLayers/components/AttributeFields'
+import { AttributeDisplayRowLabel as AttributeDisplayRowLabel_c5f464e8b72b229d6c88951cfd9a3686 } from '@/collections/MapLayers/components/AttributeDisplayRowLabel'
 import { BrokerPreview as BrokerPreview_99bae9e414aa3536d347487961cf55ec } from '@/collections/MapLayers/components/BrokerPreview'
 import { LiveStatus as LiveStatus_f3ab538e48131b5082730a6e5b75e259 } from '@/collections/MapLayers/components/LiveStatus'
 import { CurrentPasswordField as CurrentPasswordField_251be029e805c6a9ca42e5770036ec46 } from '@/collections/Users/components/CurrentPasswordField'
@@ -81,10 +83,12 @@ export const importMap = {
   "@payloadcms/plugin-seo/client#MetaImageComponent": MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#MetaDescriptionComponent": MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#PreviewComponent": PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860,
+  "@/collections/AiDrafts/components/TranslateWithAi#TranslateWithAi": TranslateWithAi_9542d506236e2ef9c98f1790e7524750,
   "@/collections/AiDrafts/components/DraftWithAi#DraftWithAi": DraftWithAi_46508ede8290875e3583d307dff8f818,
   "@/collections/MapLayers/components/EntityTypeField#EntityTypeField": EntityTypeField_3d1e8c315c84429efc4a0dc5db0662f8,
   "@/collections/MapLayers/components/AttributeFields#BrokerAttributesField": BrokerAttributesField_928adf80569d6a3bca51d3ba99ca6c29,
   "@/collections/MapLayers/components/AttributeFields#LayerAttributesField": LayerAttributesField_928adf80569d6a3bca51d3ba99ca6c29,
+  "@/collections/MapLayers/components/AttributeDisplayRowLabel#AttributeDisplayRowLabel": AttributeDisplayRowLabel_c5f464e8b72b229d6c88951cfd9a3686,
   "@/collections/MapLayers/components/BrokerPreview#BrokerPreview": BrokerPreview_99bae9e414aa3536d347487961cf55ec,
   "@/collections/MapLayers/components/LiveStatus#LiveStatus": LiveStatus_f3ab538e48131b5082730a6e5b75e259,
   "@/collections/Users/components/CurrentPasswordField#CurrentPasswordField": CurrentPasswordField_251be029e805c6a9ca42e5770036ec46,

@@ -8,7 +8,11 @@ export const dynamic = 'force-dynamic'
 
 const GEOCODE_FRESH_SECONDS = 86_400
 
-/** GET /api/geocode?q → places matching q, from the keyed upstream; public, rate-limited per client. */
+/**
+ * GET /api/geocode?q[&limit][&language][&bbox=west,south,east,north] → places matching q, from the
+ * keyed upstream; with `bbox` (the city's area, at most a few degrees) only places inside it.
+ * Public, rate-limited per client; bad input is 400 {error}.
+ */
 export const GET = withErrorHandling(async (request: Request) => {
   const limitHeaders = await enforceRateLimit(request, { name: 'geocode', perClient: 30, overall: 600, windowSeconds: 60 })
   const query = geocodeQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams))

@@ -31,9 +31,10 @@ export const GET = withErrorHandling(async (request: Request) => {
   const ready = isReady()
   const report = ready ? checked : { ...checked, status: 'starting' as const }
   const { user } = await (await payloadClient()).auth({ headers: request.headers })
-  // Which layers get changes pushed and which poll (docs/live-updates.md); counts only.
-  const live = await liveHealth().catch(() => undefined)
-  return Response.json({ ...(userIsMember(user) ? report : withoutVersions(report)), ...(live && { live }) }, {
+  const member = userIsMember(user)
+  // Which layers get changes pushed and which poll (docs/live-updates.md); counts only, and why to members.
+  const live = await liveHealth({ withReasons: member }).catch(() => undefined)
+  return Response.json({ ...(member ? report : withoutVersions(report)), ...(live && { live }) }, {
     status: ready && report.database ? 200 : 503,
     headers: { 'Cache-Control': 'no-store' },
   })

@@ -7,6 +7,7 @@ import type { AiDraft } from '@/payload-types'
 import { findField } from '../fieldSettings'
 import { documentId, findTarget, type DraftTarget } from '../targets'
 import { updateSearchKeywords } from '../searchKeywords'
+import { applyTranslation } from '../translation'
 import { Refusal } from '@/hooks/refusal'
 
 /** A new draft version of the target; its published version, if any, is left as it was. */
@@ -51,6 +52,8 @@ export async function applyDraft(draft: AiDraft, req: PayloadRequest): Promise<v
         overrideAccess: false,
       })
       return
+    case 'translation':
+      return applyTranslation(req, rule.collection, id, target.locale, draft.draft)
     case 'editor-form':
       // The layer editor inserted the text into its form; the editor saves the layer by hand.
       return

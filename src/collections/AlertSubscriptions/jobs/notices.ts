@@ -1,13 +1,13 @@
 import { LRUCache } from 'lru-cache'
 import pLimit from 'p-limit'
-import type { Payload, TaskConfig } from 'payload'
+import { commitTransaction, createLocalReq, initTransaction, killTransaction, type Payload, type PayloadRequest, type TaskConfig } from 'payload'
 
 import { ALERT_LEVELS, type AlertLevel, levelRank, maxLevel } from '@/alerts'
 import { type FreshAlerts, isQuiet, noticesFor, placeKey, type QuietHours, quietHoursEnd } from '@/alerts/notices'
 import { currentEmailSettings, MAIL_QUEUE, queueMail } from '@/email'
 import { env } from '@/env'
-import type { AlertNotice, AlertSubscription, MapLayer } from '@/payload-types'
-import { readGlobal } from '@/site/globals'
+import type { AlertNotice, AlertSubscription, MapLayer, SiteSetting } from '@/payload-types'
+import { readGlobal, siteTitle } from '@/site/globals'
 
 import { ALERT_MAIL_TEXT, type NoticeLine } from '../mailText'
 import { unsubscribeHeaders, unsubscribeLinks } from '../subscriptions'
@@ -36,10 +36,8 @@ const FAN_OUT_PAGE = 200
 
 const idOf = (value: string | number | { id: string | number }) => String(typeof value === 'object' ? value.id : value)
 
-async function noticePeriodMinutes(payload: Payload): Promise<number> {
-  const settings = await readGlobal(payload, 'site-settings')
-  return settings.alertNotices?.periodMinutes ?? DEFAULT_NOTICE_PERIOD_MINUTES
-}
+/** How long a rule and place stay quiet after a notice (Site settings → Alert notices). */
+const noticePeriodMinutes = (settings: SiteSetting): number => settings.alertNotices?.periodMinutes ?? DEFAULT_NOTICE_PERIOD_MINUTES
 
 // Layers and cities known to have confirmed subscribers, for a few seconds: a busy layer's loads
 // skip the count. "Nobody" is not remembered, so a subscriber who just confirmed is heard at once.
@@ -92,7 +90,7 @@ async function claim(payload: Payload, place: string, data: Omit<AlertNotice, 'i
 async function handleFreshAlerts(payload: Payload, fresh: FreshAlerts) {
   if (!currentEmailSettings() || fresh.alerts.length === 0) return
   if (!(await hasSubscribers(payload, fresh.layerId, fresh.city))) return
-  const periodMs = (await noticePeriodMinutes(payload)) * 60_000
+  const periodMs = noticePeriodMinutes(await readGlobal(payload, 'site-settings')) * 60_000
   const claimed: AlertNotice[] = []
   for (const alert of fresh.alerts) {
     const notice = await claim(
@@ -128,11 +126,6 @@ export function noticeFreshAlerts(payload: Payload, fresh: FreshAlerts): void {
 /** Settles once the notices of every load heard so far are claimed and queued (tests, benchmarks). */
 export const noticesSettled = () => oneAtATime(() => undefined)
 
-async function cityName(payload: Payload, tenant: string) {
-  const settings = await readGlobal(payload, 'site-settings')
-  return settings.cities?.find((city) => city.tenant === tenant)?.name ?? settings.title
-}
-
 const lineOf = (notice: AlertNotice): NoticeLine => ({ level: notice.level, message: notice.message, place: notice.placeName || notice.featureId, firedAt: notice.firedAt })
 
 const quietHoursOf = (subscription: AlertSubscription): QuietHours | undefined => {
@@ -141,10 +134,10 @@ const quietHoursOf = (subscription: AlertSubscription): QuietHours | undefined =
   return { from: quiet.from, until: quiet.until, timeZone: quiet.timeZone }
 }
 
-type MailContext = { payload: Payload; layer: MapLayer; cityName: string; periodMinutes: number }
+type MailContext = { payload: Payload; layer: MapLayer; cityName: string; siteName: string; periodMinutes: number }
 
 /** One mail to one subscriber: its notices, the reason it gets them, and the unsubscribe link and headers. */
-async function mailNotices(context: MailContext, subscription: AlertSubscription, notices: AlertNotice[], digest: boolean) {
+async function mailNotices(context: MailContext, subscription: AlertSubscription, notices: AlertNotice[], digest: boolean, req?: PayloadRequest) {
   const settings = currentEmailSettings()
   if (!settings) throw new Error('Email is off: the notices wait in the queue')
   const text = ALERT_MAIL_TEXT
@@ -161,13 +154,13 @@ async function mailNotices(context: MailContext, subscription: AlertSubscription
       { label: text.unsubscribe, url: unsubscribeLinks(subscription).page },
     ],
     headers: unsubscribeHeaders(subscription),
-  })
+  }, req, context.siteName)
 }
 
 /** Holds notices for a subscriber in quiet hours; the digest job is queued once per night. */
-async function hold(payload: Payload, subscription: AlertSubscription, notices: AlertNotice[], quiet: QuietHours, now: Date) {
+async function hold(payload: Payload, subscription: AlertSubscription, notices: AlertNotice[], quiet: QuietHours, now: Date, req?: PayloadRequest) {
   for (const notice of notices) {
-    await payload.create({ collection: 'held-alert-notices', data: { subscription: subscription.id, notice: notice.id }, overrideAccess: true })
+    await payload.create({ collection: 'held-alert-notices', data: { subscription: subscription.id, notice: notice.id }, overrideAccess: true, req })
   }
   const due = quietHoursEnd(now, quiet)
   if (subscription.quietHours?.digestDueAt && Date.parse(subscription.quietHours.digestDueAt) >= now.getTime()) return
@@ -176,9 +169,26 @@ async function hold(payload: Payload, subscription: AlertSubscription, notices: 
     id: subscription.id,
     data: { quietHours: { ...subscription.quietHours, digestDueAt: due.toISOString() } },
     overrideAccess: true,
+    req,
   })
-  await payload.jobs.queue({ task: DIGEST_TASK, queue: MAIL_QUEUE, input: { subscriptionId: String(subscription.id) }, waitUntil: due })
+  await payload.jobs.queue({ task: DIGEST_TASK, queue: MAIL_QUEUE, input: { subscriptionId: String(subscription.id) }, waitUntil: due, req })
 }
+
+/** Runs `work` in a transaction of its own: all of its writes are stored, or none. */
+async function inTransaction(payload: Payload, work: (req: PayloadRequest) => Promise<void>) {
+  const req = await createLocalReq({}, payload)
+  await initTransaction(req)
+  try {
+    await work(req)
+    await commitTransaction(req)
+  } catch (error) {
+    await killTransaction(req)
+    throw error
+  }
+}
+
+// Ids in the job's input are text; SQL databases number them (MongoDB's are text).
+const idValue = (id: string) => (/^\d+$/.test(id) ? Number(id) : id)
 
 async function loadNotices(payload: Payload, ids: string[]) {
   const { docs } = await payload.find({ collection: 'alert-notices', where: { id: { in: ids } }, limit: ids.length, pagination: false, depth: 0, overrideAccess: true })
@@ -188,14 +198,26 @@ async function loadNotices(payload: Payload, ids: string[]) {
 async function mailContext(payload: Payload, layerId: string, city: string): Promise<MailContext | undefined> {
   const layer = await payload.findByID({ collection: 'map-layers', id: layerId, depth: 0, overrideAccess: true, disableErrors: true })
   if (!layer) return undefined
-  return { payload, layer, cityName: await cityName(payload, city), periodMinutes: await noticePeriodMinutes(payload) }
+  // Read once per job: every mail of a fan-out is signed and worded from the same settings.
+  const settings = await readGlobal(payload, 'site-settings')
+  return {
+    payload,
+    layer,
+    cityName: settings.cities?.find((entry) => entry.tenant === city)?.name ?? settings.title,
+    siteName: siteTitle(settings),
+    periodMinutes: noticePeriodMinutes(settings),
+  }
 }
 
 type FanOutIO = { input: { notices: string[]; after?: string }; output: { mailed: number; held: number } }
 
 /**
  * Mails one load's notices to the layer and city's confirmed subscribers, a page at a time in id
- * order. A retry starts over: the queue may then send a mail twice, never lose one.
+ * order. Each subscriber's mail (or held notices) is stored, then the job's progress (`after`, the
+ * last subscriber served), so a retry after a failure midway resumes after that subscriber: nobody
+ * is skipped, and nobody is mailed the same notices twice. Where the database has transactions
+ * (PostgreSQL; SQLite runs without) both writes are one; without, a crash exactly between them
+ * mails that one subscriber again.
  */
 export const fanOutAlertNoticesTask: TaskConfig<FanOutIO> = {
   slug: FAN_OUT_TASK,
@@ -209,7 +231,7 @@ export const fanOutAlertNoticesTask: TaskConfig<FanOutIO> = {
     { name: 'held', type: 'number', required: true },
   ],
   retries: { attempts: 3, backoff: { type: 'exponential', delay: 10_000 } },
-  handler: async ({ input, req }) => {
+  handler: async ({ input, job, req }) => {
     const { payload } = req
     const notices = await loadNotices(payload, input.notices)
     if (notices.length === 0) return { output: { mailed: 0, held: 0 } }
@@ -221,7 +243,7 @@ export const fanOutAlertNoticesTask: TaskConfig<FanOutIO> = {
     const levels = ALERT_LEVELS.filter((level) => levelRank(level) <= levelRank(highest))
     let mailed = 0
     let held = 0
-    let after: string | number | undefined
+    let after = input.after ? idValue(input.after) : undefined
     const now = new Date()
     for (;;) {
       const { docs } = await payload.find({
@@ -246,13 +268,14 @@ export const fanOutAlertNoticesTask: TaskConfig<FanOutIO> = {
         const theirs = noticesFor(notices, subscription.minimumLevel as AlertLevel)
         if (theirs.length === 0) continue
         const quiet = quietHoursOf(subscription)
-        if (quiet && isQuiet(now, quiet)) {
-          await hold(payload, subscription, theirs, quiet, now)
-          held++
-        } else {
-          await mailNotices(context, subscription, theirs, false)
-          mailed++
-        }
+        const holding = Boolean(quiet && isQuiet(now, quiet))
+        await inTransaction(payload, async (step) => {
+          if (holding) await hold(payload, subscription, theirs, quiet!, now, step)
+          else await mailNotices(context, subscription, theirs, false, step)
+          await payload.db.updateJobs({ id: job.id, data: { input: { ...input, after: String(subscription.id) } }, req: step })
+        })
+        if (holding) held++
+        else mailed++
       }
       if (docs.length < FAN_OUT_PAGE) break
       after = docs.at(-1)!.id

@@ -4,8 +4,9 @@ import { z } from 'zod'
 import { userIsMember } from '@/access'
 import { liveLayerStatus } from '@/layers/server/liveLayers'
 import { env } from '@/env'
-import { liveLayers } from '@/server/services'
 import { HttpError, withErrorHandling } from '@/server/errors'
+
+import { liveLayersOf } from '../hooks/liveSubscriptions'
 
 // Whether a layer is live (its broker subscriptions deliver) or polling, for the layer editor.
 // Members only: it names the cities and the reason a broker fails.
@@ -20,8 +21,7 @@ export const liveStatusEndpoint: Endpoint = {
     if (!userIsMember(req.user)) throw new HttpError(403, 'Only members may see whether a layer is live')
     const id = idParam.parse(String(req.routeParams?.id ?? ''))
     if (!env().LIVE_UPDATES) return Response.json({ enabled: false, cities: [] }, { headers: { 'Cache-Control': 'no-store' } })
-    // The status only reads the registry: no layer is looked up, so the reader is never called.
-    const status = await liveLayers(async () => undefined).status()
+    const status = await liveLayersOf(req.payload).status()
     return Response.json({ enabled: true, cities: liveLayerStatus(status, id) }, { headers: { 'Cache-Control': 'no-store' } })
   }),
 }

@@ -7,10 +7,20 @@ import type { MapLayer } from '@/payload-types'
 import { liveLayers } from '@/server/services'
 import { readGlobal } from '@/site/globals'
 
-const specReader = (payload: Payload) => async (layerId: string) => {
-  const layer = await payload.findByID({ collection: 'map-layers', id: layerId, depth: 0, overrideAccess: true }).catch(() => null)
-  return layer ? toLayerSpec(layer) : undefined
-}
+const readLayer = (payload: Payload, layerId: string) => payload.findByID({ collection: 'map-layers', id: layerId, depth: 0, overrideAccess: true }).catch(() => null)
+
+/** The process's live layers, reading layers through this Payload (whoever asks first makes them). */
+export const liveLayersOf = (payload: Payload) =>
+  liveLayers(
+    async (layerId) => {
+      const layer = await readLayer(payload, layerId)
+      return layer ? toLayerSpec(layer) : undefined
+    },
+    async (layerId, watched) => {
+      const layer = await readLayer(payload, layerId)
+      return Boolean(layer && (layer.public || watched))
+    },
+  )
 
 const warn = (what: string) => (error: unknown) => console.warn(`live: ${what} (${error instanceof Error ? error.message : String(error)}); reconciliation retries`)
 
@@ -21,7 +31,7 @@ const warn = (what: string) => (error: unknown) => console.warn(`live: ${what} (
  */
 export const syncLiveSubscriptions: CollectionAfterChangeHook<MapLayer> = ({ doc, req }) => {
   if (!env().LIVE_UPDATES) return doc
-  const subscriptions = liveLayers(specReader(req.payload)).subscriptions
+  const subscriptions = liveLayersOf(req.payload).subscriptions
   void (async () => {
     if (!doc.public) return subscriptions.removeLayer(doc.id)
     const settings = await readGlobal(req.payload, 'site-settings')
@@ -36,5 +46,5 @@ export const syncLiveSubscriptions: CollectionAfterChangeHook<MapLayer> = ({ doc
 
 export const deleteLiveSubscriptions: CollectionAfterDeleteHook<MapLayer> = ({ id, req }) => {
   if (!env().LIVE_UPDATES) return
-  void liveLayers(specReader(req.payload)).subscriptions.removeLayer(id).catch(warn(`the subscriptions of deleted layer ${id} could not be deleted`))
+  void liveLayersOf(req.payload).subscriptions.removeLayer(id).catch(warn(`the subscriptions of deleted layer ${id} could not be deleted`))
 }

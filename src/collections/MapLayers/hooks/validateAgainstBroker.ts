@@ -15,10 +15,11 @@ interface LayerDraft {
   textAttributes?: string[] | null
   popupAttributes?: string[] | null
   alertRules?: { attribute?: string }[] | null
+  attributeDisplay?: { attribute?: string | null }[] | null
   source?: { tenant?: string | null; contextUrl?: string | null } | null
 }
 
-/** Popup, text and alert attributes must be among the layer's attributes: nothing else leaves the server. */
+/** Popup, text, alert and display attributes must be among the layer's attributes: nothing else leaves the server. */
 function crossFieldErrors(layer: LayerDraft): FieldError[] {
   const known = new Set(layer.attributes ?? [])
   const errors: FieldError[] = []
@@ -31,6 +32,15 @@ function crossFieldErrors(layer: LayerDraft): FieldError[] {
     if (rule.attribute && !known.has(rule.attribute)) {
       errors.push({ path: `alertRules.${index}.attribute`, message: `"${rule.attribute}" is not one of the layer's attributes` })
     }
+  })
+  const shown = new Set<string>()
+  layer.attributeDisplay?.forEach((row, index) => {
+    const name = row.attribute
+    if (!name) return
+    const path = `attributeDisplay.${index}.attribute`
+    if (!known.has(name)) errors.push({ path, message: `"${name}" is not one of the layer's attributes: pick one of ${[...known].join(', ') || 'its attributes (none yet)'}` })
+    else if (shown.has(name)) errors.push({ path, message: `"${name}" already has a row in "How attributes are shown": one row per attribute` })
+    shown.add(name)
   })
   return errors
 }

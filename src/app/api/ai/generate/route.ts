@@ -5,6 +5,7 @@ import { TaskInputError, taskNames } from '@/ai'
 import { draftInputFor, generatePendingDraft } from '@/ai/drafts'
 import type { DraftTargetInput } from '@/collections/AiDrafts/saveDraft'
 import { TARGET_COLLECTIONS } from '@/collections/AiDrafts/targets'
+import { translationRequest } from '@/collections/AiDrafts/translation'
 import { rateLimitHeaders } from '@/rate-limit'
 import { rateLimiter } from '@/server/services'
 import { HttpError, withErrorHandling } from '@/server/errors'
@@ -30,7 +31,8 @@ const bodySchema = z.strictObject({
 const userLimiter = () => rateLimiter('ai-generate', { points: 20, durationSeconds: 60 })
 
 /**
- * POST /api/ai/generate {task, input, target?} (editors and admins) → 201 {mode: "ai", draft}
+ * POST /api/ai/generate {task, input, target?} (editors and admins; `translate` takes
+ * {collection, id, targetLocale, sourceLocale?} as input and needs no target) → 201 {mode: "ai", draft}
  * with the draft pending review, or 200 {mode: "manual", content: "", message} when AI is off or
  * the gateway failed; 429 {error} when the site's daily AI budget is spent. Never writes to the target: that takes an approval and an apply.
  */
@@ -42,8 +44,13 @@ export const POST = withErrorHandling(async (request: Request) => {
   const limit = await userLimiter().consume(String(user.id))
   if (!limit.allowed) throw new HttpError(429, 'Too many AI requests; try again later', rateLimitHeaders(limit))
 
-  const { task, input, target } = bodySchema.parse(await readJsonBody(request))
-  const taskInput = await draftInputFor(payload, user, task, input, target)
+  const body = bodySchema.parse(await readJsonBody(request))
+  const { task } = body
+  // A translation names its document in its input ({collection, id, targetLocale}); its texts are read here.
+  const { input: taskInput, target } =
+    task === 'translate'
+      ? await translationRequest(payload, user, body.input)
+      : { input: await draftInputFor(payload, user, task, body.input, body.target), target: body.target }
   const result = await generatePendingDraft(payload, { task, input: taskInput, target, signal: request.signal }).catch((error: unknown) => {
     if (error instanceof TaskInputError) throw new HttpError(400, error.message)
     throw error

@@ -1,0 +1,134 @@
+'use client'
+import { useLocale, useTranslations } from 'next-intl'
+import { type FormEvent, useState } from 'react'
+
+import { formatHour } from '@/i18n/format'
+
+type Layer = { id: string; name: string; fixedCity?: string }
+type City = { name: string; tenant: string }
+type Outcome = { kind: 'sent' | 'error'; message: string }
+
+const HOURS = Array.from({ length: 24 }, (_, hour) => hour)
+const field = { font: 'inherit', minHeight: 44 } as const
+
+/** Posts to /api/alerts/subscribe; the answer is the same whether or not the address was known. */
+export function SubscribeForm({ layers, cities, initialLayer, initialCity }: { layers: Layer[]; cities: City[]; initialLayer?: string; initialCity?: string }) {
+  const [layerId, setLayerId] = useState(initialLayer)
+  const [quiet, setQuiet] = useState(false)
+  const [sending, setSending] = useState(false)
+  const [outcome, setOutcome] = useState<Outcome | null>(null)
+  const t = useTranslations('forms.subscribe')
+  const locale = useLocale()
+  const hourLabel = (hour: number) => formatHour(hour, locale)
+  const layer = layers.find((candidate) => candidate.id === layerId)
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const form = event.currentTarget
+    const data = new FormData(form)
+    const city = String(data.get('city') ?? '')
+    setSending(true)
+    setOutcome(null)
+    try {
+      const response = await fetch('/api/alerts/subscribe', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: String(data.get('email') ?? ''),
+          layer: String(data.get('layer') ?? ''),
+          ...(city && !layer?.fixedCity ? { city } : {}),
+          minimumLevel: String(data.get('level') ?? 'warning'),
+          ...(quiet
+            ? {
+                quietHours: {
+                  from: Number(data.get('quietFrom')),
+                  until: Number(data.get('quietUntil')),
+                  // The reader's own clock: quiet hours are theirs.
+                  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+                },
+              }
+            : {}),
+        }),
+      })
+      const body = (await response.json().catch(() => ({}))) as { message?: string; error?: string }
+      // A refusal is said in the server's words (the API's, in English) when it gives some.
+      if (!response.ok) throw new Error(body.error ?? t('failedStatus', { status: response.status }))
+      // The server's answer is the same for every address (SUBSCRIBE_ANSWER): said in the reader's language.
+      setOutcome({ kind: 'sent', message: t('sent') })
+    } catch (error) {
+      // A fetch that found no server has the browser's words: ours instead.
+      setOutcome({ kind: 'error', message: error instanceof Error && !(error instanceof TypeError) ? error.message : t('failed') })
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="cta-block" aria-label={t('formLabel')}>
+      <p>
+        <label htmlFor="alert-email">{t('email')}</label>
+        <br />
+        <input id="alert-email" name="email" type="email" required maxLength={254} autoComplete="email" style={{ ...field, width: '100%' }} />
+      </p>
+      <p>
+        <label htmlFor="alert-layer">{t('layer')}</label>{' '}
+        <select id="alert-layer" name="layer" value={layerId} onChange={(event) => setLayerId(event.target.value)} style={field}>
+          {layers.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {candidate.name}
+            </option>
+          ))}
+        </select>
+      </p>
+      {cities.length > 1 && !layer?.fixedCity && (
+        <p>
+          <label htmlFor="alert-city">{t('city')}</label>{' '}
+          <select id="alert-city" name="city" defaultValue={initialCity} style={field}>
+            {cities.map((city) => (
+              <option key={city.tenant} value={city.tenant}>
+                {city.name}
+              </option>
+            ))}
+          </select>
+        </p>
+      )}
+      <fieldset>
+        <legend>{t('level')}</legend>
+        {(['info', 'warning', 'critical'] as const).map((level) => (
+          <label key={level} style={{ display: 'block', minHeight: 32 }}>
+            <input type="radio" name="level" value={level} defaultChecked={level === 'warning'} /> {t(`levels.${level}`)}
+          </label>
+        ))}
+      </fieldset>
+      <p>
+        <label>
+          <input type="checkbox" name="quiet" checked={quiet} onChange={(event) => setQuiet(event.target.checked)} /> {t('quiet')}
+        </label>
+      </p>
+      {quiet && (
+        <p>
+          <label htmlFor="alert-quiet-from">{t('from')}</label>{' '}
+          <select id="alert-quiet-from" name="quietFrom" defaultValue={22} style={field}>
+            {HOURS.map((hour) => (
+              <option key={hour} value={hour}>
+                {hourLabel(hour)}
+              </option>
+            ))}
+          </select>{' '}
+          <label htmlFor="alert-quiet-until">{t('until')}</label>{' '}
+          <select id="alert-quiet-until" name="quietUntil" defaultValue={7} style={field}>
+            {HOURS.map((hour) => (
+              <option key={hour} value={hour}>
+                {hourLabel(hour)}
+              </option>
+            ))}
+          </select>
+        </p>
+      )}
+      <button type="submit" className="button button--secondary" disabled={sending}>
+        {sending ? t('sending') : t('submit')}
+      </button>
+      <p role="status">{outcome?.message}</p>
+    </form>
+  )
+}

@@ -1,0 +1,33 @@
+import type { Locale } from '@/i18n/locales'
+
+/** The words of the account verification mail, in each of the site's languages. */
+
+type VerificationMailText = {
+  subject: (siteName: string) => string
+  intro: (email: string, siteName: string) => string
+  confirm: string
+  expiry: (hours: number) => string
+}
+
+const TEXT: Record<Locale, VerificationMailText> = {
+  en: {
+    subject: (siteName) => `Confirm your account on ${siteName}`,
+    intro: (email, siteName) => `An account for ${email} was created on ${siteName}. Confirm that this address is yours to be able to sign in.`,
+    confirm: 'Confirm my address',
+    expiry: (hours) => `The link works once, within ${hours} hours. If you did not expect this account, ignore this mail: it cannot be used without the link.`,
+  },
+  es: {
+    subject: (siteName) => `Confirme su cuenta en ${siteName}`,
+    intro: (email, siteName) => `Se ha creado una cuenta para ${email} en ${siteName}. Confirme que esta dirección es suya para poder iniciar sesión.`,
+    confirm: 'Confirmar mi dirección',
+    expiry: (hours) => `El enlace funciona una sola vez, durante ${hours} horas. Si no esperaba esta cuenta, ignore este correo: no se puede usar sin el enlace.`,
+  },
+  pt: {
+    subject: (siteName) => `Confirme a sua conta em ${siteName}`,
+    intro: (email, siteName) => `Foi criada uma conta para ${email} em ${siteName}. Confirme que este endereço é seu para poder iniciar sessão.`,
+    confirm: 'Confirmar o meu endereço',
+    expiry: (hours) => `A ligação funciona uma só vez, durante ${hours} horas. Se não esperava esta conta, ignore este correio: não pode ser usada sem a ligação.`,
+  },
+}
+
+export const verificationMailText = (locale: Locale): VerificationMailText => TEXT[locale]

@@ -1,0 +1,177 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+
+import type { AccessibilityReport } from '@/payload-types'
+
+import { authHeaders, type Role, signedInRoles } from '../../helpers/accounts'
+import { type SmtpCatcher, startSmtpCatcher } from '../../helpers/smtp'
+import { startHttpServer } from '../helpers/http'
+import { startPayload } from '../helpers/payload'
+
+// POST /api/accessibility/feedback: the feedback channel of the accessibility statement. Stored
+// for staff only, refused with 400 {error} on bad input or a filled honeypot, 429 over the limit;
+// staff are mailed (a real SMTP server started here).
+
+let payload: Payload
+let baseUrl: string
+let closeServer: () => Promise<void>
+let smtp: SmtpCatcher
+let tokens: Record<Role, string>
+
+let clients = 0
+const newClient = () => `198.51.100.${10 + ++clients}`
+
+const call = (method: string, path: string, body?: unknown, { token, ip = newClient() }: { token?: string; ip?: string } = {}) =>
+  fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...authHeaders(token ?? null) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
+
+const report = (extra: Record<string, unknown> = {}) => ({
+  description: 'The map cannot be used with the keyboard: the markers never get focus.',
+  elapsedMs: 12_000,
+  website: '',
+  ...extra,
+})
+const send = (body: unknown, ip?: string) => call('POST', '/api/accessibility/feedback', body, { ip })
+const stored = (id: number | string) => payload.findByID({ collection: 'accessibility-reports', id, overrideAccess: true }) as Promise<AccessibilityReport>
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher()
+  vi.stubEnv('SMTP_URL', smtp.url)
+  vi.stubEnv('EMAIL_FROM', 'City Dashboard <noreply@city.example>')
+  vi.stubEnv('PUBLIC_SERVER_URL', 'https://dashboard.city.example')
+  vi.stubEnv('TRUST_PROXY', '1')
+  const started = await startPayload()
+  payload = started.payload
+  const server = await startHttpServer(started.config, {
+    '/api/accessibility/feedback': (await import('@/app/api/accessibility/feedback/route')).POST,
+    '/api/graphql': (await import('@/app/(payload)/api/graphql/route')).POST,
+  })
+  baseUrl = server.url
+  closeServer = server.close
+  ;({ tokens } = await signedInRoles(payload, baseUrl, `a11y${Date.now()}`))
+})
+
+afterAll(async () => {
+  await closeServer?.()
+  // The staff mails this file queued and did not send: the project's later files share the database and its mail queue.
+  await payload?.delete({ collection: 'payload-jobs', where: { queue: { equals: 'email' } }, overrideAccess: true })
+  await payload?.destroy()
+  await smtp?.close()
+  vi.unstubAllEnvs()
+})
+
+describe('POST /api/accessibility/feedback', () => {
+  it('stores a valid report as new, with a same-site page as a path, and mails staff', async () => {
+    const response = await send(report({ pageUrl: 'https://dashboard.city.example/pt/posts?city=porto', email: 'reader@example.org', locale: 'pt' }))
+    expect(response.status, await response.clone().text()).toBe(201)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const { report: created } = (await response.json()) as { report: { id: number; status: string } }
+    expect(created.status).toBe('new')
+    const doc = await stored(created.id)
+    expect(doc).toMatchObject({ pageUrl: '/pt/posts?city=porto', email: 'reader@example.org', locale: 'pt', status: 'new' })
+
+    await payload.jobs.run({ queue: 'email', limit: 50 })
+    await vi.waitFor(() => expect(smtp.mails.some((mail) => /New accessibility report/.test(mail.subject ?? ''))).toBe(true), { timeout: 10_000 })
+    const mail = smtp.mails.find((item) => /New accessibility report/.test(item.subject ?? ''))!
+    // The citizen's words and address stay in the admin.
+    expect(mail.raw).not.toContain('reader@example.org')
+    expect(mail.raw).toContain(`/admin/collections/accessibility-reports/${created.id}`)
+  })
+
+  it('accepts a bare path and no page at all', async () => {
+    expect((await send(report({ pageUrl: '/accessibility' }))).status).toBe(201)
+    expect((await send(report())).status).toBe(201)
+  })
+
+  it.each([
+    ['no description', { description: undefined }],
+    ['a description too short', { description: 'bad' }],
+    ['a description too long', { description: 'x'.repeat(2001) }],
+    ['control characters', { description: 'The map flickers\u0007 all the time here' }],
+    ['a page of another site', { pageUrl: 'https://evil.example/phish' }],
+    ['a protocol-relative page', { pageUrl: '//evil.example/phish' }],
+    ['a script page', { pageUrl: 'javascript:alert(1)' }],
+    ['an invalid email', { email: 'not-an-address' }],
+    ['an unknown field', { admin: true }],
+    ['an unknown locale', { locale: 'fr' }],
+    ['no fill time', { elapsedMs: undefined }],
+  ])('refuses %s with 400 {error}', async (_, extra) => {
+    const response = await send(report(extra))
+    expect(response.status).toBe(400)
+    expect(typeof ((await response.json()) as { error?: unknown }).error).toBe('string')
+  })
+
+  it('refuses a body that is not JSON, or too large', async () => {
+    const notJson = await send('description=hello')
+    expect(notJson.status).toBe(400)
+    expect(await notJson.json()).toHaveProperty('error')
+    const large = await send(report({ description: 'y'.repeat(9000) }))
+    expect(large.status).toBe(413)
+    expect(await large.json()).toHaveProperty('error')
+  })
+
+  it('refuses a filled honeypot and a form sent too fast, and stores nothing', async () => {
+    const before = (await payload.count({ collection: 'accessibility-reports', overrideAccess: true })).totalDocs
+    const honeypot = await send(report({ website: 'https://spam.example' }))
+    expect(honeypot.status).toBe(400)
+    expect(((await honeypot.json()) as { error: string }).error).toMatch(/refused/)
+    const tooFast = await send(report({ elapsedMs: 300 }))
+    expect(tooFast.status).toBe(400)
+    expect(((await tooFast.json()) as { error: string }).error).toMatch(/too quickly/)
+    expect((await payload.count({ collection: 'accessibility-reports', overrideAccess: true })).totalDocs).toBe(before)
+  })
+
+  it('limits each client: the sixth report in ten minutes is 429 {error} with Retry-After', async () => {
+    const ip = newClient()
+    for (let index = 0; index < 5; index++) expect((await send(report(), ip)).status).toBe(201)
+    const refused = await send(report(), ip)
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect(await refused.json()).toHaveProperty('error')
+    // Another client is not affected.
+    expect((await send(report())).status).toBe(201)
+  })
+})
+
+describe('who reads the reports', () => {
+  it('nobody anonymous, and no viewer, reads them through REST or GraphQL; editors and admins do', async () => {
+    const created = (await (await send(report({ email: 'private@example.org' }))).json()) as { report: { id: number } }
+    const anonymousList = await call('GET', '/api/accessibility-reports')
+    expect(anonymousList.status).toBe(403)
+    expect((await call('GET', `/api/accessibility-reports/${created.report.id}`)).status).toBe(403)
+    const graphql = await call('POST', '/api/graphql', { query: '{ AccessibilityReports { docs { id email description } } }' })
+    const body = (await graphql.json()) as { data?: { AccessibilityReports: unknown }; errors?: unknown[] }
+    expect(body.data?.AccessibilityReports ?? null).toBeNull()
+    expect(body.errors?.length).toBeGreaterThan(0)
+    expect((await call('GET', '/api/accessibility-reports', undefined, { token: tokens.viewer })).status).toBe(403)
+    for (const role of ['editor', 'admin'] as const) {
+      const doc = (await (await call('GET', `/api/accessibility-reports/${created.report.id}`, undefined, { token: tokens[role] })).json()) as AccessibilityReport
+      expect(doc.email, role).toBe('private@example.org')
+    }
+  })
+
+  it('nobody creates one through REST, not even staff (the route is the one way in)', async () => {
+    expect((await call('POST', '/api/accessibility-reports', { description: 'Created around the route limits.' })).status).toBe(403)
+    expect((await call('POST', '/api/accessibility-reports', { description: 'Created around the route limits.' }, { token: tokens.admin })).status).toBe(403)
+  })
+
+  it('staff move a report through its statuses', async () => {
+    const created = (await (await send(report())).json()) as { report: { id: number } }
+    const updated = await call('PATCH', `/api/accessibility-reports/${created.report.id}`, { status: 'resolved' }, { token: tokens.editor })
+    expect(updated.status).toBe(200)
+    expect((await stored(created.report.id)).status).toBe('resolved')
+  })
+})
+
+describe('the accessibility statement global', () => {
+  it('anyone reads it; only admins update it', async () => {
+    expect((await call('GET', '/api/globals/accessibility-statement')).status).toBe(200)
+    expect((await call('POST', '/api/globals/accessibility-statement', { conformance: 'fully' })).status).toBe(403)
+    expect((await call('POST', '/api/globals/accessibility-statement', { conformance: 'fully' }, { token: tokens.editor })).status).toBe(403)
+    const saved = await call('POST', '/api/globals/accessibility-statement', { conformance: 'partially', organisation: 'City of Santander' }, { token: tokens.admin })
+    expect(saved.status).toBe(200)
+  })
+})

@@ -1,0 +1,149 @@
+import type { Payload } from 'payload'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+
+import type { User } from '@/payload-types'
+
+import { createFirstUser, createUserLocally, PASSWORD, signIn } from '../../helpers/accounts'
+import { linksOf, type SmtpCatcher, startSmtpCatcher } from '../../helpers/smtp'
+import { startPayload } from '../helpers/payload'
+
+// Account verification with email on, to a real SMTP server: an account an admin creates over REST
+// gets a mail (in the site's default language, Spanish) whose link, on PUBLIC_SERVER_URL, verifies
+// it once and only before it expires; until then it cannot sign in.
+
+let payload: Payload
+let baseUrl: string
+let closeServer: () => Promise<void>
+let smtp: SmtpCatcher
+let adminToken: string
+
+const ADMIN = { email: `verify-admin-${process.pid}@example.org`, password: PASSWORD }
+
+const PUBLIC_URL = 'http://dashboard.city.example'
+let clients = 0
+const newClient = () => `198.51.100.${++clients}`
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': newClient(), ...headers }, body: JSON.stringify(body) })
+
+const signInAnswer = (email: string) => post('/api/users/login', { email, password: PASSWORD })
+const verify = (token: string) => post('/api/account/verify', { t: token })
+
+let accounts = 0
+async function editorCreatedByAdmin(): Promise<User> {
+  const email = `verify-${++accounts}-${process.pid}@example.org`
+  const answer = await post('/api/users', { email, password: PASSWORD, role: 'editor' }, { authorization: `JWT ${adminToken}` })
+  expect(answer.status).toBe(201)
+  return ((await answer.json()) as { doc: User }).doc
+}
+
+async function verificationMailFor(email: string) {
+  await payload.jobs.run({ queue: 'email', limit: 50 })
+  const mail = await smtp.waitForMail((candidate) => candidate.envelopeTo.includes(email))
+  const link = linksOf(mail).find((url) => url.includes('/account/verify?'))
+  expect(link, mail.text).toBeDefined()
+  return { mail, link: link!, token: new URL(link!).searchParams.get('t')! }
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher()
+  vi.stubEnv('SMTP_URL', smtp.url)
+  vi.stubEnv('EMAIL_FROM', 'noreply@city.example')
+  vi.stubEnv('PUBLIC_SERVER_URL', PUBLIC_URL)
+  vi.stubEnv('TRUST_PROXY', '1')
+  const started = await startPayload()
+  payload = started.payload
+  const [{ startHttpServer }, { POST: verifyRoute }] = await Promise.all([import('../helpers/http'), import('@/app/api/account/verify/route')])
+  const server = await startHttpServer(started.config, { '/api/account/verify': verifyRoute })
+  ;({ url: baseUrl, close: closeServer } = server)
+  await payload.updateGlobal({ slug: 'site-settings', data: { title: 'City Dashboard' }, overrideAccess: true })
+  // The admin is this database's first account, made by the sign-up screen: start from no accounts at all.
+  await payload.delete({ collection: 'users', where: { id: { exists: true } }, overrideAccess: true })
+  adminToken = (await createFirstUser(baseUrl, ADMIN, { 'x-forwarded-for': newClient() })).token
+})
+
+afterAll(async () => {
+  await closeServer?.()
+  await payload?.destroy()
+  await smtp?.close()
+  vi.unstubAllEnvs()
+})
+
+describe('account verification by email', () => {
+  it('makes the first account (the admin; nobody could verify it) verified, without a mail', async () => {
+    const stored = await payload.db.findOne<User>({ collection: 'users', where: { email: { equals: ADMIN.email } } })
+    expect(stored?._verified).toBe(true)
+    await expect(signIn(baseUrl, ADMIN, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+    await payload.jobs.run({ queue: 'email', limit: 50 })
+    expect(smtp.mails.some((mail) => mail.envelopeTo.includes(ADMIN.email))).toBe(false)
+  })
+
+  it('mails a new account a link on PUBLIC_SERVER_URL that verifies it once; before that it cannot sign in', async () => {
+    const editor = await editorCreatedByAdmin()
+    expect(editor._verified).toBe(false)
+
+    const refused = await signInAnswer(editor.email)
+    expect(refused.status).toBe(403)
+    expect(JSON.stringify(await refused.json())).toMatch(/verify your email/i)
+
+    const { mail, link, token } = await verificationMailFor(editor.email)
+    expect(link.startsWith(`${PUBLIC_URL}/account/verify?t=`)).toBe(true)
+    expect(mail.subject).toBe('Confirme su cuenta en City Dashboard')
+    expect(mail.text).toContain('— City Dashboard')
+    expect(mail.html).toContain(`href="${link.replace(/&/g, '&amp;')}"`)
+
+    const verified = await verify(token)
+    expect(verified.status).toBe(200)
+    await expect(signIn(baseUrl, { email: editor.email, password: PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+
+    // Used once: the same link is refused.
+    const again = await verify(token)
+    expect(again.status).toBe(403)
+    expect(await again.json()).toMatchObject({ error: expect.stringMatching(/not valid, was used already or has expired/) })
+  })
+
+  it('refuses a link once it has expired, and the account stays unable to sign in', async () => {
+    const editor = await editorCreatedByAdmin()
+    const { token } = await verificationMailFor(editor.email)
+    const stored = await payload.db.findOne<User>({ collection: 'users', where: { id: { equals: editor.id } } })
+    // The link works for 48 hours: move its expiry into the past instead of waiting.
+    expect(new Date(stored!.verificationExpiresAt!).getTime() - Date.now()).toBeGreaterThan(47 * 3_600_000)
+    await payload.db.updateOne({ collection: 'users', id: editor.id, data: { verificationExpiresAt: new Date(Date.now() - 1000).toISOString() } })
+
+    expect((await verify(token)).status).toBe(403)
+    expect((await signInAnswer(editor.email)).status).toBe(403)
+  })
+
+  it("gives Payload's own verify routes nothing to use: the mailed token is not the stored one", async () => {
+    const editor = await editorCreatedByAdmin()
+    const { token } = await verificationMailFor(editor.email)
+    expect((await post(`/api/users/verify/${token}`, {})).status).toBe(403)
+    await expect(payload.verifyEmail({ collection: 'users', token })).rejects.toThrow()
+    expect((await signInAnswer(editor.email)).status).toBe(403)
+  })
+
+  it('answers an unknown token as it answers a used one, and refuses malformed input with 400', async () => {
+    const unknown = await verify('x'.repeat(43))
+    expect(unknown.status).toBe(403)
+    expect(Object.keys(await unknown.json())).toContain('error')
+    expect((await post('/api/account/verify', { t: '' })).status).toBe(400)
+    expect((await post('/api/account/verify', { t: 'a', extra: 1 })).status).toBe(400)
+  })
+
+  it('verifies an account whose owner resets the password from a mailed link', async () => {
+    const editor = await editorCreatedByAdmin()
+    await verificationMailFor(editor.email)
+    const { token } = await payload.forgotPassword({ collection: 'users', data: { email: editor.email }, disableEmail: true }).then((reset) => ({ token: reset }))
+    expect((await post('/api/users/reset-password', { token, password: 'a-fresh-reset-passphrase-2026' })).status).toBe(200)
+    await expect(signIn(baseUrl, { email: editor.email, password: 'a-fresh-reset-passphrase-2026' }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+  })
+
+  it('makes accounts of trusted server code (the Local API) verified, without a mail', async () => {
+    const email = `verify-local-${process.pid}@example.org`
+    const user = await createUserLocally(payload, { email, password: PASSWORD, role: 'viewer' })
+    expect(user._verified).toBe(true)
+    await expect(signIn(baseUrl, { email, password: PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+    await payload.jobs.run({ queue: 'email', limit: 50 })
+    expect(smtp.mails.some((mail) => mail.envelopeTo.includes(email))).toBe(false)
+  })
+})
