@@ -79,10 +79,10 @@ function record(figure: Figure) {
  * Notes, in the page, the moment the map frame's `aria-busy` turns false (MapLibre's `idle` with the
  * data drawn): read afterwards, the time is not late by the bench's polling or its round trips.
  */
+// No named function inside: tsx would wrap it in a helper the page does not have.
 function noteMapReady() {
-  const ready = () => document.querySelector('.map-frame')?.getAttribute('aria-busy') === 'false'
   const observer = new MutationObserver(() => {
-    if (!ready()) return
+    if (document.querySelector('.map-frame')?.getAttribute('aria-busy') !== 'false') return
     ;(window as unknown as { mapReadyAt?: number }).mapReadyAt = performance.now()
     observer.disconnect()
   })

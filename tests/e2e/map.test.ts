@@ -276,6 +276,26 @@ describe('basemaps, markers, address search and weather', () => {
     }
   })
 
+  it('starts on the bundled basemap at once when the online style cannot be fetched, asking for it once', async () => {
+    await setBasemap({ kind: 'url', url: tiles.styleUrl })
+    tiles.mode = 'fail'
+    try {
+      const before = tiles.requests.length
+      const { page } = await citizen(undefined, true)
+      await page.goto(`${baseUrl}/en/map-and-weather`)
+      const map = coastMap(page)
+      await map.locator('.map-offline-note').waitFor({ timeout: 30_000 })
+      // Said to be out of reach: not the note of a basemap that timed out.
+      await expect(map.locator('.map-offline-note').textContent()).resolves.toContain('cannot be reached')
+      await expect.poll(async () => (await pixelsOfColour(map, OFFLINE_COLOURS.land, 6)).length, { timeout: 20_000 }).toBeGreaterThan(5_000)
+      // Asked for once while the map's code loaded (for every map of the page); MapLibre never tried it.
+      expect(tiles.requests.slice(before).filter((url) => url === '/style.json')).toEqual(['/style.json'])
+    } finally {
+      tiles.mode = 'ok'
+      await setBasemap({ kind: 'offline' })
+    }
+  })
+
   it('finds an address with the keyboard, moves the map there and marks it; a hostile label stays text', async () => {
     const { page, dialogs } = await citizen()
     await page.goto(`${baseUrl}/en/map-and-weather`)

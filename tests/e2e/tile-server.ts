@@ -9,8 +9,8 @@ export const ONLINE_COLOURS = { sea: '#2f6f8f', land: '#d8c47a' } as const
 export type TileServer = {
   url: string
   styleUrl: string
-  /** `hang`: accept connections and never answer (an unreachable basemap that times out). */
-  mode: 'ok' | 'hang'
+  /** `hang`: accept connections and never answer (an unreachable basemap that times out); `fail`: answer 503 to everything. */
+  mode: 'ok' | 'hang' | 'fail'
   requests: string[]
   close(): Promise<void>
 }
@@ -25,6 +25,10 @@ export async function startTileServer(): Promise<TileServer> {
     tiles.requests.push(request.url ?? '')
     if (tiles.mode === 'hang') return
     const cors = { 'access-control-allow-origin': '*' }
+    if (tiles.mode === 'fail') {
+      response.writeHead(503, cors)
+      return response.end()
+    }
     if (request.url === '/style.json') {
       response.writeHead(200, { 'content-type': 'application/json', ...cors })
       return response.end(JSON.stringify(style(tiles.url)))

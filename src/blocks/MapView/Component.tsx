@@ -16,6 +16,7 @@ import { ALERT_COLOURS } from './colours'
 import type { FoundPlace } from './MapCanvas'
 import { preferMap, registerMap } from './mapRegistry'
 import { MarkerSymbol } from './MarkerSymbol'
+import { probeableStyle, probeStyle } from './styleProbe'
 
 // Not in the page's first load (next/dynamic would be: App Router preloads its chunks); the page
 // prefetches its files at idle priority instead (MapCodePrefetch). MapLibre is in the same chunk
@@ -23,33 +24,43 @@ import { MarkerSymbol } from './MarkerSymbol'
 const loadMapCanvas = () => import('./MapCanvas')
 const MapCanvas = lazy(loadMapCanvas)
 
-/** The map is made once it is near the viewport, or when the browser is idle after the page has loaded. */
+/**
+ * The map is made once it is near the viewport, or else once the page has loaded and the map's code
+ * is in: then at the browser's next idle moment, which a slow phone still busy with the page may not
+ * have for seconds, hence the short deadline.
+ */
 function useMapWanted(frame: RefObject<HTMLElement | null>): boolean {
   const [wanted, setWanted] = useState(false)
   useEffect(() => {
     // Its code is on its way already (prefetched): this only makes it count for the page.
-    void loadMapCanvas()
+    const code = loadMapCanvas()
+    let done = false
     let cancelIdle = () => {}
     const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && want(), { rootMargin: '200px' })
     function want() {
+      if (done) return
+      done = true
       observer.disconnect()
       cancelIdle()
       setWanted(true)
     }
     if (frame.current) observer.observe(frame.current)
-    function afterLoad() {
+    function whenIdle() {
+      if (done) return
       // Safari has no requestIdleCallback.
       if (typeof requestIdleCallback === 'function') {
-        const handle = requestIdleCallback(want, { timeout: 3_000 })
+        const handle = requestIdleCallback(want, { timeout: 500 })
         cancelIdle = () => cancelIdleCallback(handle)
       } else {
-        const handle = setTimeout(want, 1_000)
+        const handle = setTimeout(want, 200)
         cancelIdle = () => clearTimeout(handle)
       }
     }
+    const afterLoad = () => void code.then(whenIdle, whenIdle)
     if (document.readyState === 'complete') afterLoad()
     else window.addEventListener('load', afterLoad, { once: true })
     return () => {
+      done = true
       window.removeEventListener('load', afterLoad)
       observer.disconnect()
       cancelIdle()
@@ -83,6 +94,11 @@ export function MapViewBlock(block: MapViewBlockData) {
   const frame = useRef<HTMLDivElement>(null)
   const mapWanted = useMapWanted(frame)
   const basemap = chooseBasemap(data.mapStyle, data.mapToken, city?.basemap)
+  const onlineStyle = basemap.kind === 'online' && probeableStyle(basemap.style) ? basemap.style : undefined
+  // Asked for while MapLibre's code downloads (src/blocks/MapView/styleProbe.ts).
+  useEffect(() => {
+    if (onlineStyle) void probeStyle(onlineStyle)
+  }, [onlineStyle])
   const [place, setPlace] = useState<FoundPlace>()
   const alertShape = layers.map((state) => data.layers[state.layerId]).find((layer) => layer?.colourBy === 'alert')?.icon ?? 'circle'
   // On a phone the popup opens here, below the map, as a sheet.

@@ -76,6 +76,9 @@ type OpenPopup = {
 
 type ClusterLabel = { key: string; longitude: number; latitude: number; count: string }
 
+/** How a first view fits the data. */
+const FIT_OPTIONS = { padding: 40, maxZoom: 16 }
+
 /** Labels are DOM elements: enough for every bubble on a screen, never thousands. */
 const MAX_CLUSTER_LABELS = 300
 
@@ -125,7 +128,14 @@ const focusedElement = () => (typeof document !== 'undefined' && document.active
 
 export default function MapCanvas({ mapId, label, center, basemap, token, layers, place, onIdle, sheetSlot }: Props) {
   const t = useTranslations('map')
-  const map = useRef<MapRef>(null)
+  const map = useRef<MapRef | null>(null)
+  // Marker images are made here, not downloaded: given to any style (the fallback's too) that asks
+  // for one, before its symbols are laid out (added later, they would be laid out and drawn again).
+  const setMap = useCallback((ref: MapRef | null) => {
+    map.current = ref
+    const instance = ref?.getMap()
+    instance?.setMissingStyleImageResolver(() => addMarkerImages(instance))
+  }, [])
   const { focus } = useDashboard()
   const { mapStyle, fallback, basemapDrawn, onBasemapError } = useBasemap(basemap)
   const [popup, setPopup] = useState<OpenPopup>()
@@ -177,14 +187,17 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
   // The first view of a city shows all its data: fitted once its features are there, not again on
   // each refresh, nor after the reader has moved the map. Without data the centre stays.
   const [loaded, setLoaded] = useState(false)
-  const fittedFor = useRef<string | undefined>(undefined)
   const readerMoved = useRef(false)
   const dataBox = useMemo(() => unionOf(layers.filter(({ visible, tiles }) => visible && !tiles).map(({ features }) => boxOfFeatures(features))), [layers])
+  // Data there when the map is made (the usual case: the map waits for the page) is the map's first
+  // view: fitted later, the map would fetch and draw its tiles twice before it is ready.
+  const [initialView] = useState(() => (dataBox ? { bounds: fittable(dataBox), fitBoundsOptions: FIT_OPTIONS } : center))
+  const fittedFor = useRef<string | undefined>(dataBox ? centerKey : undefined)
   useEffect(() => {
     if (!loaded || !dataBox || fittedFor.current === centerKey) return
     fittedFor.current = centerKey
     if (readerMoved.current) return
-    map.current?.fitBounds(fittable(dataBox), { padding: 40, maxZoom: 16, duration: 0 })
+    map.current?.fitBounds(fittable(dataBox), { ...FIT_OPTIONS, duration: 0 })
   }, [loaded, dataBox, centerKey])
 
   // "Show on map" from a table or an alert: the map it is meant for opens the feature's popup and goes there.
@@ -375,11 +388,11 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
   return (
     <>
       <Map
-        ref={map}
+        ref={setMap}
         // Given, not left to react-map-gl: it would import MapLibre only once this map renders, a
         // second download after this chunk's; given here, both arrive together.
         mapLib={maplibre}
-        initialViewState={center}
+        initialViewState={initialView}
         mapStyle={mapStyle}
         transformRequest={(url) => ({ url: mapboxRequestUrl(url, token) })}
         // The page scrolls over the map: Ctrl/⌘ + wheel zooms it, two fingers move it on a touch screen.
@@ -411,11 +424,7 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
         // Keyboard: the canvas takes focus; arrows pan, + and - zoom (MapLibre's handlers).
         onLoad={(event) => {
           event.target.getCanvas().setAttribute('aria-label', t('canvasLabel', { label }))
-          // Marker images are made here, not downloaded; a new style (the fallback) has none, so again.
           const instance = event.target
-          addMarkerImages(instance)
-          instance.on('style.load', () => addMarkerImages(instance))
-          instance.on('styleimagemissing', () => addMarkerImages(instance))
           markView(instance)
           setLoaded(true)
         }}

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { type Basemap, BASEMAP_TILES_TEMPLATE, BASEMAP_TIMEOUT_MS, offlineStyle } from '@/map/style'
 
 import { isDataSource } from './sources'
+import { probeableStyle, probedStyle, probeStyle } from './styleProbe'
 
 /** Why the bundled basemap shows instead of the chosen one. */
 type Fallback = 'timeout' | 'error'
@@ -16,7 +17,11 @@ type Fallback = 'timeout' | 'error'
  */
 export function useBasemap(basemap: Basemap) {
   const [remote, setRemote] = useState<string | StyleSpecification | undefined>(() => (basemap.kind === 'online' ? basemap.style : undefined))
-  const [fallback, setFallback] = useState<Fallback | 'configured' | undefined>(basemap.kind === 'offline' ? 'configured' : undefined)
+  const probed = basemap.kind === 'online' && probeableStyle(basemap.style) ? basemap.style : undefined
+  // A style already known to be out of reach is never tried: the map starts on the bundled basemap.
+  const [fallback, setFallback] = useState<Fallback | 'configured' | undefined>(() =>
+    basemap.kind === 'offline' ? 'configured' : probed && probedStyle(probed) === false ? 'error' : undefined,
+  )
   const drawn = useRef(false)
   // Absolute: MapLibre fetches tiles in its workers, where a path would resolve against /vendor/.
   const offline = useMemo(() => offlineStyle(`${window.location.origin}${BASEMAP_TILES_TEMPLATE}`), [])
@@ -28,6 +33,17 @@ export function useBasemap(basemap: Basemap) {
       .then(({ protomapsStyle }) => setRemote(protomapsStyle(archive)))
       .catch(() => setFallback('error'))
   }, [archive])
+
+  useEffect(() => {
+    if (!probed) return
+    let current = true
+    void probeStyle(probed).then((reachable) => {
+      if (current && !reachable && !drawn.current) setFallback((previous) => previous ?? 'error')
+    })
+    return () => {
+      current = false
+    }
+  }, [probed])
 
   useEffect(() => {
     if (basemap.kind === 'offline') return

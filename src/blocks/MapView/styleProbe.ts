@@ -1,0 +1,34 @@
+/**
+ * An online basemap's style, asked for as soon as a map's block is on the page, while MapLibre's
+ * code is still on its way: the answer then waits in the browser's cache for MapLibre, and a style
+ * that cannot be fetched (no network, a wrong address) lets the map start on the bundled basemap at
+ * once, instead of building the remote one first and then the fallback.
+ */
+const probes = new Map<string, Promise<boolean>>()
+const outcomes = new Map<string, boolean>()
+
+/** Styles fetched over HTTP(S); `mapbox://` ones need MapLibre's request rewriting and are left to it. */
+export const probeableStyle = (style: unknown): style is string => typeof style === 'string' && /^https?:\/\//i.test(style)
+
+/** Whether the style could be fetched: one request per address for the page's life. */
+export function probeStyle(url: string): Promise<boolean> {
+  let probe = probes.get(url)
+  if (!probe) {
+    probe = fetch(url, { headers: { Accept: 'application/json' } })
+      .then(async (response) => {
+        // Read to the end, so the browser can keep it for MapLibre.
+        await response.arrayBuffer()
+        return response.ok
+      })
+      .catch(() => false)
+      .then((reachable) => {
+        outcomes.set(url, reachable)
+        return reachable
+      })
+    probes.set(url, probe)
+  }
+  return probe
+}
+
+/** The probe's outcome if it is known already. */
+export const probedStyle = (url: string): boolean | undefined => outcomes.get(url)
