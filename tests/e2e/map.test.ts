@@ -276,7 +276,7 @@ describe('basemaps, markers, address search and weather', () => {
     }
   })
 
-  it('starts on the bundled basemap at once when the online style cannot be fetched, asking for it once', async () => {
+  it('falls back at once, saying why, when the online style cannot be fetched; the style is asked for once, never again by MapLibre', async () => {
     await setBasemap({ kind: 'url', url: tiles.styleUrl })
     tiles.mode = 'fail'
     try {
