@@ -1,16 +1,19 @@
 /**
  * An online basemap's style, asked for as soon as a map's block is on the page, while MapLibre's
- * code is still on its way: the answer then waits in the browser's cache for MapLibre, and a style
- * that cannot be fetched (no network, a wrong address) lets the map start on the bundled basemap at
- * once, instead of building the remote one first and then the fallback.
+ * code is still on its way: a style that cannot be fetched (no network, a wrong address) lets the
+ * map start on the bundled basemap at once, instead of building the remote one first and then the
+ * fallback; a reachable one is then fetched by MapLibre, from the browser's cache where its server
+ * allows.
  */
 const probes = new Map<string, Promise<boolean>>()
 const outcomes = new Map<string, boolean>()
+/** A failure is believed this long: a map made later (another page, another city) tries again. */
+const FAILURE_KEPT_MS = 30_000
 
 /** Styles fetched over HTTP(S); `mapbox://` ones need MapLibre's request rewriting and are left to it. */
 export const probeableStyle = (style: unknown): style is string => typeof style === 'string' && /^https?:\/\//i.test(style)
 
-/** Whether the style could be fetched: one request per address for the page's life. */
+/** Whether the style could be fetched: one request per address (a failure is asked again after a while). */
 export function probeStyle(url: string): Promise<boolean> {
   let probe = probes.get(url)
   if (!probe) {
@@ -23,6 +26,12 @@ export function probeStyle(url: string): Promise<boolean> {
       .catch(() => false)
       .then((reachable) => {
         outcomes.set(url, reachable)
+        if (!reachable) {
+          setTimeout(() => {
+            probes.delete(url)
+            outcomes.delete(url)
+          }, FAILURE_KEPT_MS)
+        }
         return reachable
       })
     probes.set(url, probe)
