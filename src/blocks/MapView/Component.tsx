@@ -94,7 +94,7 @@ export function MapViewBlock(block: MapViewBlockData) {
   const frame = useRef<HTMLDivElement>(null)
   const mapWanted = useMapWanted(frame)
   const basemap = chooseBasemap(data.mapStyle, data.mapToken, city?.basemap)
-  const onlineStyle = basemap.kind === 'online' && probeableStyle(basemap.style) ? basemap.style : undefined
+  const onlineStyle = probeableStyle(basemap)
   // Asked for while MapLibre's code downloads (src/blocks/MapView/styleProbe.ts).
   useEffect(() => {
     if (onlineStyle) void probeStyle(onlineStyle)

@@ -1,3 +1,5 @@
+import type { Basemap } from '@/map/style'
+
 /**
  * An online basemap's style, asked for as soon as a map's block is on the page, while MapLibre's
  * code is still on its way: a style that cannot be fetched (no network, a wrong address) lets the
@@ -10,8 +12,9 @@ const outcomes = new Map<string, boolean>()
 /** A failure is believed this long: a map made later (another page, another city) tries again. */
 const FAILURE_KEPT_MS = 30_000
 
-/** Styles fetched over HTTP(S); `mapbox://` ones need MapLibre's request rewriting and are left to it. */
-export const probeableStyle = (style: unknown): style is string => typeof style === 'string' && /^https?:\/\//i.test(style)
+/** The style URL to ask for early: an online basemap's over HTTP(S) (`mapbox://` ones need MapLibre's request rewriting and are left to it). */
+export const probeableStyle = (basemap: Basemap): string | undefined =>
+  basemap.kind === 'online' && typeof basemap.style === 'string' && /^https?:\/\//i.test(basemap.style) ? basemap.style : undefined
 
 /** Whether the style could be fetched: one request per address (a failure is asked again after a while). */
 export function probeStyle(url: string): Promise<boolean> {

@@ -17,7 +17,7 @@ type Fallback = 'timeout' | 'error'
  */
 export function useBasemap(basemap: Basemap) {
   const [remote, setRemote] = useState<string | StyleSpecification | undefined>(() => (basemap.kind === 'online' ? basemap.style : undefined))
-  const probed = basemap.kind === 'online' && probeableStyle(basemap.style) ? basemap.style : undefined
+  const probed = probeableStyle(basemap)
   // A style already known to be out of reach is never tried: the map starts on the bundled basemap.
   const [fallback, setFallback] = useState<Fallback | 'configured' | undefined>(() =>
     basemap.kind === 'offline' ? 'configured' : probed && probedStyle(probed) === false ? 'error' : undefined,
