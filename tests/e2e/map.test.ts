@@ -3,6 +3,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import { BASEMAP_TIMEOUT_MS, OFFLINE_COLOURS } from '@/map/style'
+import { MAPLIBRE_WORKER_PATH } from '@/map/worker'
 
 import { accounts, ensureAccounts } from '../helpers/accounts'
 
@@ -174,10 +175,21 @@ describe('basemaps, markers, address search and weather', () => {
       await page.goto(`${baseUrl}${path}`)
       await page.waitForSelector(ready, { timeout: 60_000 })
       await page.waitForLoadState('networkidle')
+      // Playwright reports the script a worker starts from without its body: the page's resource
+      // timing tells its downloads (a body over the network: transferSize ≥ encodedBodySize > 0).
+      const workerDownloads = await page.evaluate(
+        (path) =>
+          performance
+            .getEntriesByType('resource')
+            .filter((entry) => entry.name.includes(path))
+            .filter((entry) => (entry as PerformanceResourceTiming).encodedBodySize > 0 && (entry as PerformanceResourceTiming).transferSize >= (entry as PerformanceResourceTiming).encodedBodySize).length,
+        MAPLIBRE_WORKER_PATH,
+      )
       await page.close()
-      return seen
+      return { seen, workerDownloads }
     }
-    const mapPage = await scripts('/map-and-weather', '.map-frame[aria-busy="false"]')
+    const { seen: mapPage, workerDownloads } = await scripts('/map-and-weather', '.map-frame[aria-busy="false"]')
+    expect(workerDownloads, "MapLibre's worker downloaded once").toBe(1)
     const maplibre = mapPage.filter(({ url }) => url.includes('/_next/static/chunks/')).sort((a, b) => b.bytes - a.bytes)[0]!
     expect(maplibre.bytes, 'MapLibre is the largest chunk').toBeGreaterThan(150_000)
     const basemap = mapPage.filter(({ url }) => url.includes('/basemap/tiles/'))
@@ -188,7 +200,8 @@ describe('basemaps, markers, address search and weather', () => {
 
     // The admin's code never reaches a citizen (a client module shared with the admin's layout once sent its chunks along).
     expect(mapPage.filter(({ url }) => url.includes('/app/(payload)/')).map(({ url }) => url)).toEqual([])
-    const newsPage = await scripts('/posts', 'main h1')
+    const { seen: newsPage, workerDownloads: newsWorker } = await scripts('/posts', 'main h1')
+    expect(newsWorker).toBe(0)
     expect(newsPage.filter(({ url }) => url.includes('/app/(payload)/')).map(({ url }) => url)).toEqual([])
     expect(newsPage.map(({ url }) => url)).not.toContain(maplibre.url)
     expect(newsPage.some(({ url }) => url.includes('/vendor/maplibre-gl-worker.mjs') || url.includes('/basemap/'))).toBe(false)

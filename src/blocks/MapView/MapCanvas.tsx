@@ -23,7 +23,7 @@ import {
 import { useDashboard, usePresentation } from '@/components/dashboard/DashboardProvider'
 import { DEFAULT_LOCALE } from '@/i18n/locales'
 import { readersFeatureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/shared/tileFeatures'
-import { markerImage, markerImageId, MARKER_SHAPES } from '@/map/markers'
+import { type MarkerImage, markerImage, markerImageId, type MarkerShape, MARKER_SHAPES } from '@/map/markers'
 import { MAPLIBRE_WORKER_URL } from '@/map/worker'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl } from '@/map/style'
 import type { Feature } from '@/ngsi'
@@ -88,11 +88,13 @@ const MAX_CLUSTER_LABELS = 300
 maplibre.setWorkerUrl(MAPLIBRE_WORKER_URL)
 maplibre.prewarm()
 
-function addMarkerImages(instance: MapInstance) {
-  for (const shape of MARKER_SHAPES) {
-    const id = markerImageId(shape)
-    if (!instance.hasImage(id)) instance.addImage(id, markerImage(shape), { sdf: true })
-  }
+/** Each shape's image, worked out once a page: the arithmetic is tens of milliseconds on a slow phone. */
+const markerImages: Partial<Record<MarkerShape, MarkerImage>> = {}
+
+function addMarkerImage(instance: MapInstance, shape: MarkerShape) {
+  const id = markerImageId(shape)
+  if (instance.hasImage(id)) return
+  instance.addImage(id, (markerImages[shape] ??= markerImage(shape)), { sdf: true })
 }
 
 const firstPoint = (feature: Feature): [number, number] | undefined =>
@@ -129,12 +131,21 @@ const focusedElement = () => (typeof document !== 'undefined' && document.active
 export default function MapCanvas({ mapId, label, center, basemap, token, layers, place, onIdle, sheetSlot }: Props) {
   const t = useTranslations('map')
   const map = useRef<MapRef | null>(null)
-  // Marker images are made here, not downloaded: given to any style (the fallback's too) that asks
-  // for one, before its symbols are laid out (added later, they would be laid out and drawn again).
+  // Marker images are made here, not downloaded. The shapes the map's layers use are added as soon
+  // as the map exists: added when its worker first asks for them, each addition would cost a frame
+  // (a slow phone's map was ready one frame later). Any other (a style switched to the fallback, a
+  // layer whose shape changed) is given to the style that asks for it, before its symbols are laid out.
+  // Circles are drawn by MapLibre's circle layer, without an image.
+  const firstShapes = useRef(new Set(layers.map(({ layer }) => layer.icon).filter((shape) => shape !== 'circle')))
   const setMap = useCallback((ref: MapRef | null) => {
     map.current = ref
     const instance = ref?.getMap()
-    instance?.setMissingStyleImageResolver(() => addMarkerImages(instance))
+    if (!instance) return
+    instance.setMissingStyleImageResolver((id) => {
+      const shape = MARKER_SHAPES.find((candidate) => markerImageId(candidate) === id)
+      if (shape) addMarkerImage(instance, shape)
+    })
+    for (const shape of firstShapes.current) addMarkerImage(instance, shape)
   }, [])
   const { focus } = useDashboard()
   const { mapStyle, fallback, basemapDrawn, onBasemapError } = useBasemap(basemap)
