@@ -153,7 +153,7 @@ export function MapViewBlock(block: MapViewBlockData) {
               visible: !hidden[state.layerId],
               city: state.city,
             }))}
-              onIdle={() => setDrawn(!loading)}
+              onDrawn={() => setDrawn(!loading)}
             />
           </Suspense>
         ) : (

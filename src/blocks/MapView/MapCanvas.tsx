@@ -50,8 +50,11 @@ type Props = {
   layers: CanvasLayer[]
   /** An address found by the search: the map goes there and marks it. */
   place?: FoundPlace
-  /** The map has drawn everything it was given (MapLibre's `idle`). */
-  onIdle?: () => void
+  /**
+   * The map has drawn everything it was given: at MapLibre's `load` (its first complete frame) when
+   * the layers' data was there, else at each `idle` after.
+   */
+  onDrawn?: () => void
   /** Where a phone shows the popup, as a sheet below the map (none: always a popup on the map). */
   sheetSlot?: HTMLElement | null
 }
@@ -128,7 +131,7 @@ function markView(instance: MapInstance) {
 /** The element that has focus now, to give it back when a popup opened from it closes. */
 const focusedElement = () => (typeof document !== 'undefined' && document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null)
 
-export default function MapCanvas({ mapId, label, center, basemap, token, layers, place, onIdle, sheetSlot }: Props) {
+export default function MapCanvas({ mapId, label, center, basemap, token, layers, place, onDrawn, sheetSlot }: Props) {
   const t = useTranslations('map')
   const map = useRef<MapRef | null>(null)
   // Marker images are made here, not downloaded. The shapes the map's layers use are added as soon
@@ -422,7 +425,7 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
         onClick={onClick}
         onIdle={() => {
           labelClusters()
-          onIdle?.()
+          onDrawn?.()
         }}
         // What the map shows, on its element (read by the end-to-end tests: fitted to the data, not zoomed by the wheel).
         onMoveEnd={(event) => markView(event.target)}
@@ -438,6 +441,9 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
           const instance = event.target
           markView(instance)
           setLoaded(true)
+          // Drawn whole in this frame when its data sources are loaded: \`idle\` comes one frame later
+          // (MapLibre places new symbols once more), which costs a slow phone a few hundred ms.
+          if (sources.every(({ id }) => instance.getSource(sourceId(id)) && instance.isSourceLoaded(sourceId(id)))) onDrawn?.()
         }}
       >
         {fallback !== undefined && (
