@@ -6,8 +6,9 @@
  *   2. first-load JavaScript (gzip) of that page: scripts requested before its load event (MapLibre
  *      comes after it, reported beside), and of a page without a map;
  *      what a Chart block adds (uPlot and the chart code): a table-and-chart page − the same table alone;
- *   3. navigation → the map's first `idle` with its data and basemap drawn (the map frame's aria-busy
- *      turns false) in headless Chromium with 10,000 and 50,000 features, ÷ a bare MapLibre page
+ *   3. navigation → the map drawn with its data and basemap (the map frame's aria-busy turns false:
+ *      at MapLibre's `load` when the data was in, else its first `idle` after; with circles only, as
+ *      here, both come in the same frame) in headless Chromium with 10,000 and 50,000 features, ÷ a bare MapLibre page
  *      drawing the same points over the same basemap (the floor). The basemap is the bundled Natural
  *      Earth one on both (the app's vector tiles, which the floor fetches from the app once): the
  *      only one reachable here, and the fallback of every other;

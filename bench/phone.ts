@@ -76,8 +76,9 @@ function record(figure: Figure) {
 }
 
 /**
- * Notes, in the page, the moment the map frame's `aria-busy` turns false (MapLibre's `idle` with the
- * data drawn): read afterwards, the time is not late by the bench's polling or its round trips.
+ * Notes, in the page, the moment the map frame's `aria-busy` turns false (the map's first frame with
+ * its basemap and data whole: MapLibre's `load`, or a later `idle` if the data came after): read
+ * afterwards, the time is not late by the bench's polling or its round trips.
  */
 // No named function inside: tsx would wrap it in a helper the page does not have.
 function noteMapReady() {
