@@ -441,7 +441,7 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
           const instance = event.target
           markView(instance)
           setLoaded(true)
-          // Drawn whole in this frame when its data sources are loaded: \`idle\` comes one frame later
+          // Drawn whole in this frame when its data sources are loaded: `idle` comes one frame later
           // (MapLibre places new symbols once more), which costs a slow phone a few hundred ms.
           if (sources.every(({ id }) => instance.getSource(sourceId(id)) && instance.isSourceLoaded(sourceId(id)))) onDrawn?.()
         }}
