@@ -27,6 +27,7 @@ import path from 'node:path'
 import { type Browser, type BrowserContext, chromium } from 'playwright-core'
 
 import { buildProduction } from '../scripts/build'
+import { networkDownloads } from '../scripts/networkDownloads'
 import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from '../scripts/processes'
 import { productionServer } from '../scripts/start'
 
@@ -127,18 +128,14 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
   // Functions, not strings: the app's CSP forbids evaluating strings.
   const ms = (await (await page.waitForFunction(mapReadyAt, undefined, { timeout: 120_000, polling: 100 })).jsonValue()) as number
   const requests = await Promise.all(finished)
-  // Playwright reports the script a worker starts from (MapLibre's) without its body. The page's
-  // resource timing has it: a body that came over the network makes transferSize (headers + body)
-  // at least encodedBodySize; from the cache it is 0, and a 304 carries headers only.
-  const downloaded = (await page.evaluate(() =>
-    performance.getEntriesByType('resource').map((entry) => [entry.name, (entry as PerformanceResourceTiming).transferSize, (entry as PerformanceResourceTiming).encodedBodySize] as const),
-  )).filter(([url, transfer, body]) => url.startsWith(baseUrl) && body > 0 && transfer >= body)
-  for (const [url, transfer, body] of downloaded) {
+  // A body Playwright did not report (a worker's script): from the page's resource timing.
+  const downloaded = (await networkDownloads(page)).filter(({ url }) => url.startsWith(baseUrl))
+  for (const { url, transferSize, bodySize } of downloaded) {
     const known = requests.filter((request) => request.url === url)
-    if (known.filter((request) => request.bodyBytes > 0).length >= downloaded.filter(([other]) => other === url).length) continue
+    if (known.filter((request) => request.bodyBytes > 0).length >= downloaded.filter((other) => other.url === url).length) continue
     const reported = known.find((request) => request.bodyBytes === 0)
-    if (reported) Object.assign(reported, { bytes: reported.bytes + body, bodyBytes: body, line: `${reported.line} (body ${Math.round(body / 100) / 10} kB: resource timing)` })
-    else requests.push({ url, bytes: transfer, bodyBytes: body, line: `(resource timing) ${Math.round(transfer / 100) / 10} kB ${url.slice(baseUrl.length)}` })
+    if (reported) Object.assign(reported, { bytes: reported.bytes + bodySize, bodyBytes: bodySize, line: `${reported.line} (body ${Math.round(bodySize / 100) / 10} kB: resource timing)` })
+    else requests.push({ url, bytes: transferSize, bodyBytes: bodySize, line: `(resource timing) ${Math.round(transferSize / 100) / 10} kB ${url.slice(baseUrl.length)}` })
   }
   await context.close()
   // Downloads, not requests: MapLibre asks again for a tile it enlarges, and the browser's cache

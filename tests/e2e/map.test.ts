@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 import { BASEMAP_TIMEOUT_MS, OFFLINE_COLOURS } from '@/map/style'
 import { MAPLIBRE_WORKER_PATH } from '@/map/worker'
 
+import { networkDownloads } from '../../scripts/networkDownloads'
 import { accounts, ensureAccounts } from '../helpers/accounts'
 
 import { api, launchBrowser, screenshot, signInToAdmin } from './browser'
@@ -175,16 +176,8 @@ describe('basemaps, markers, address search and weather', () => {
       await page.goto(`${baseUrl}${path}`)
       await page.waitForSelector(ready, { timeout: 60_000 })
       await page.waitForLoadState('networkidle')
-      // Playwright reports the script a worker starts from without its body: the page's resource
-      // timing tells its downloads (a body over the network: transferSize ≥ encodedBodySize > 0).
-      const workerDownloads = await page.evaluate(
-        (path) =>
-          performance
-            .getEntriesByType('resource')
-            .filter((entry) => entry.name.includes(path))
-            .filter((entry) => (entry as PerformanceResourceTiming).encodedBodySize > 0 && (entry as PerformanceResourceTiming).transferSize >= (entry as PerformanceResourceTiming).encodedBodySize).length,
-        MAPLIBRE_WORKER_PATH,
-      )
+      // Playwright reports the script a worker starts from without its body.
+      const workerDownloads = (await networkDownloads(page)).filter(({ url }) => url.includes(MAPLIBRE_WORKER_PATH)).length
       await page.close()
       return { seen, workerDownloads }
     }

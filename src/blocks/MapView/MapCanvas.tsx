@@ -134,12 +134,11 @@ const focusedElement = () => (typeof document !== 'undefined' && document.active
 export default function MapCanvas({ mapId, label, center, basemap, token, layers, place, onDrawn, sheetSlot }: Props) {
   const t = useTranslations('map')
   const map = useRef<MapRef | null>(null)
-  // Marker images are made here, not downloaded. The shapes the map's layers use are added as soon
-  // as the map exists: added when its worker first asks for them, each addition would cost a frame
-  // (a slow phone's map was ready one frame later). Any other (a style switched to the fallback, a
-  // layer whose shape changed) is given to the style that asks for it, before its symbols are laid out.
-  // Circles are drawn by MapLibre's circle layer, without an image.
-  const firstShapes = useRef(new Set(layers.map(({ layer }) => layer.icon).filter((shape) => shape !== 'circle')))
+  // Marker images are made here, not downloaded. The shapes the layers use are added as soon as the
+  // map exists (added when its worker asked, each cost one more frame before the map was ready); any
+  // other (the fallback style, a layer's new shape) is given to the style that asks for it. Circles
+  // are drawn by MapLibre's circle layer, without an image.
+  const [firstShapes] = useState(() => new Set(layers.map(({ layer }) => layer.icon).filter((shape) => shape !== 'circle')))
   const setMap = useCallback((ref: MapRef | null) => {
     map.current = ref
     const instance = ref?.getMap()
@@ -148,8 +147,8 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
       const shape = MARKER_SHAPES.find((candidate) => markerImageId(candidate) === id)
       if (shape) addMarkerImage(instance, shape)
     })
-    for (const shape of firstShapes.current) addMarkerImage(instance, shape)
-  }, [])
+    for (const shape of firstShapes) addMarkerImage(instance, shape)
+  }, [firstShapes])
   const { focus } = useDashboard()
   const { mapStyle, fallback, basemapDrawn, onBasemapError } = useBasemap(basemap)
   const [popup, setPopup] = useState<OpenPopup>()
