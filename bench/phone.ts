@@ -24,7 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os'
 import path from 'node:path'
 
-import { type Browser, type BrowserContext, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Request } from 'playwright-core'
 
 import { buildProduction } from '../scripts/build'
 import { networkDownloads } from '../scripts/networkDownloads'
@@ -110,7 +110,7 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
   // Playwright's own events: they include what MapLibre's workers fetch (the basemap, tiles).
   const finished: Promise<{ url: string; bytes: number; bodyBytes: number; line: string }>[] = []
   let navigationAt = 0
-  context.on('requestfinished', (request) => {
+  const onFinished = (request: Request) => {
     const url = request.url()
     if (!url.startsWith(baseUrl)) return
     finished.push(
@@ -122,11 +122,14 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
         return { url, bytes, bodyBytes: responseBodySize, line }
       }),
     )
-  })
+  }
+  context.on('requestfinished', onFinished)
   await page.addInitScript(noteMapReady)
   await page.goto(baseUrl + '/', { waitUntil: 'commit' })
   // Functions, not strings: the app's CSP forbids evaluating strings.
   const ms = (await (await page.waitForFunction(mapReadyAt, undefined, { timeout: 120_000, polling: 100 })).jsonValue()) as number
+  // What finishes later is not counted: its sizes, still being read, would fail when the context closes.
+  context.off('requestfinished', onFinished)
   const requests = await Promise.all(finished)
   // A body Playwright did not report (a worker's script): from the page's resource timing.
   const downloaded = (await networkDownloads(page)).filter(({ url }) => url.startsWith(baseUrl))
