@@ -16,8 +16,10 @@
  * intercepted, since interception turns the browser's cache off.
  *
  * Environment: BENCH_BUILD=true rebuilds; PHONE_PORT (3520), PHONE_BROKER_PORT (1547), PHONE_RUNS
- * (5), PHONE_RESTARTS (3), PHONE_CPU_SLOWDOWN (4), CHROMIUM_PATH; PHONE_TRACE=true prints each request of the first phone
- * visit (start, end, size), to see what the map waits for. Writes bench/results/phone.json.
+ * (5), PHONE_RESTARTS (3), PHONE_CPU_SLOWDOWN (4), PHONE_PIXEL_RATIO (2), CHROMIUM_PATH; PHONE_TRACE=true
+ * prints, for the first phone visit, each request (start, end, size) and the page's frames (each
+ * animation frame's callbacks over 15 ms, and when each WebGL program is first drawn with), to see
+ * what the map waits for. Writes bench/results/phone.json.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -40,6 +42,7 @@ const settings = {
   runs: numberSetting('PHONE_RUNS', 5),
   restarts: numberSetting('PHONE_RESTARTS', 3),
   trace: process.env.PHONE_TRACE === 'true',
+  pixelRatio: numberSetting('PHONE_PIXEL_RATIO', 2),
   build: process.env.BENCH_BUILD === 'true' || !existsSync(path.join('.next', 'BUILD_ID')),
 }
 const baseUrl = `http://127.0.0.1:${settings.port}`
@@ -59,7 +62,7 @@ const SLOW_4G = { latency: 150, downloadThroughput: (1.6 * 1_000_000) / 8, uploa
 const CPU_SLOWDOWN = Number(process.env.PHONE_CPU_SLOWDOWN ?? 4)
 const PHONE = {
   viewport: { width: 375, height: 812 },
-  deviceScaleFactor: 2,
+  deviceScaleFactor: settings.pixelRatio,
   isMobile: true,
   hasTouch: true,
   userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
@@ -92,13 +95,57 @@ function noteMapReady() {
 }
 const mapReadyAt = () => (window as unknown as { mapReadyAt?: number }).mapReadyAt
 
+/**
+ * PHONE_TRACE's log of the page's frames: animation frame callbacks over 15 ms, and each WebGL
+ * program's link and first draw (a new program's first frame waits for the GPU to compile it).
+ * A string: tsx would wrap a function's inner functions in a helper the page does not have.
+ */
+const FRAME_LOG = `(() => {
+  const log = []
+  window.frameLog = log
+  const at = () => Math.round(performance.now())
+  const requestFrame = window.requestAnimationFrame
+  window.requestAnimationFrame = (callback) => requestFrame.call(window, (time) => {
+    const start = performance.now()
+    callback(time)
+    const ms = performance.now() - start
+    if (ms > 15) log.push(at() - Math.round(ms) + ' ms frame callbacks ' + Math.round(ms) + ' ms')
+  })
+  for (const gl of [WebGLRenderingContext.prototype, WebGL2RenderingContext.prototype]) {
+    const programs = new Map()
+    let linked = 0
+    let current
+    const link = gl.linkProgram
+    gl.linkProgram = function (program) {
+      link.call(this, program)
+      programs.set(program, ++linked)
+      log.push(at() + ' ms WebGL program ' + linked + ' linked')
+    }
+    const use = gl.useProgram
+    gl.useProgram = function (program) {
+      current = program
+      return use.call(this, program)
+    }
+    for (const name of ['drawElements', 'drawArrays']) {
+      const draw = gl[name]
+      gl[name] = function (...args) {
+        if (programs.has(current)) {
+          log.push(at() + ' ms WebGL program ' + programs.get(current) + ' first drawn')
+          programs.delete(current)
+        }
+        return draw.apply(this, args)
+      }
+    }
+  }
+})()`
+
 type Visit = { ms: number; bytes: number; requests: number; repeated: string[]; trace: string[] }
 
 /**
  * One visit in a fresh browser context (an empty cache): navigation start → the map drawn, with the
  * bytes the network delivered until then and the URLs requested more than once.
  */
-async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, throttled: boolean): Promise<Visit> {
+async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, throttled: boolean, logFrames = false): Promise<Visit> {
   const context: BrowserContext = await browser.newContext(device)
   const page = await context.newPage()
   if (throttled) {
@@ -125,6 +172,7 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
   }
   context.on('requestfinished', onFinished)
   await page.addInitScript(noteMapReady)
+  if (logFrames) await page.addInitScript({ content: FRAME_LOG })
   await page.goto(baseUrl + '/', { waitUntil: 'commit' })
   // Functions, not strings: the app's CSP forbids evaluating strings.
   const ms = (await (await page.waitForFunction(mapReadyAt, undefined, { timeout: 120_000, polling: 100 })).jsonValue()) as number
@@ -140,13 +188,15 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
     if (reported) Object.assign(reported, { bytes: reported.bytes + bodySize, bodyBytes: bodySize, line: `${reported.line} (body ${Math.round(bodySize / 100) / 10} kB: resource timing)` })
     else requests.push({ url, bytes: transferSize, bodyBytes: bodySize, line: `(resource timing) ${Math.round(transferSize / 100) / 10} kB ${url.slice(baseUrl.length)}` })
   }
+  const frameLog = logFrames ? await page.evaluate(() => (window as unknown as { frameLog: string[] }).frameLog) : []
+  const frames = [...frameLog, ...(logFrames ? [`${Math.round(ms)} ms map ready`] : [])].sort((a, b) => parseInt(a) - parseInt(b))
   await context.close()
   // Downloads, not requests: MapLibre asks again for a tile it enlarges, and the browser's cache
   // answers (0 bytes); a revalidation answered 304 carries headers but no body.
   const counts = new Map<string, number>()
   for (const { url, bodyBytes } of requests) if (bodyBytes > 0) counts.set(url, (counts.get(url) ?? 0) + 1)
   const repeated = [...counts].filter(([, count]) => count > 1).map(([url, count]) => `${url.slice(baseUrl.length)} ×${count}`)
-  return { ms, bytes: requests.reduce((sum, { bytes }) => sum + bytes, 0), requests: requests.length, repeated, trace: requests.map(({ line }) => line) }
+  return { ms, bytes: requests.reduce((sum, { bytes }) => sum + bytes, 0), requests: requests.length, repeated, trace: [...requests.map(({ line }) => line), ...frames] }
 }
 
 /** Resolves once the server says it is ready (a server without that notion: once it answers 200). */
@@ -204,7 +254,7 @@ async function main() {
 
       log(`phone on slow 4G (150 ms, 1.6 Mbps, CPU ×${CPU_SLOWDOWN}), cold browser cache, ${settings.runs} runs`)
       const phone: Visit[] = []
-      for (let run = 0; run < settings.runs; run++) phone.push(await visit(browser, PHONE, true))
+      for (let run = 0; run < settings.runs; run++) phone.push(await visit(browser, PHONE, true, settings.trace && run === 0))
       if (settings.trace) console.log(phone[0].trace.map((line) => `      ${line}`).join('\n'))
       const ms = median(phone.map((one) => one.ms))
       record({
