@@ -188,8 +188,9 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
     if (reported) Object.assign(reported, { bytes: reported.bytes + bodySize, bodyBytes: bodySize, line: `${reported.line} (body ${Math.round(bodySize / 100) / 10} kB: resource timing)` })
     else requests.push({ url, bytes: transferSize, bodyBytes: bodySize, line: `(resource timing) ${Math.round(transferSize / 100) / 10} kB ${url.slice(baseUrl.length)}` })
   }
-  const frameLog = logFrames ? await page.evaluate(() => (window as unknown as { frameLog: string[] }).frameLog) : []
-  const frames = [...frameLog, ...(logFrames ? [`${Math.round(ms)} ms map ready`] : [])].sort((a, b) => parseInt(a) - parseInt(b))
+  const frames = logFrames
+    ? [...(await page.evaluate(() => (window as unknown as { frameLog: string[] }).frameLog)), `${Math.round(ms)} ms map ready`].sort((a, b) => parseInt(a) - parseInt(b))
+    : []
   await context.close()
   // Downloads, not requests: MapLibre asks again for a tile it enlarges, and the browser's cache
   // answers (0 bytes); a revalidation answered 304 carries headers but no body.
