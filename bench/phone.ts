@@ -179,8 +179,9 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
   // What finishes later is not counted: its sizes, still being read, would fail when the context closes.
   context.off('requestfinished', onFinished)
   const requests = await Promise.all(finished)
-  // A body Playwright did not report (a worker's script): from the page's resource timing.
-  const downloaded = (await networkDownloads(page)).filter(({ url }) => url.startsWith(baseUrl))
+  // A body Playwright did not report (a worker's script): from the page's resource timing, also
+  // only what had come when the map was ready.
+  const downloaded = (await networkDownloads(page)).filter(({ url, endedAt }) => url.startsWith(baseUrl) && endedAt <= ms)
   for (const { url, transferSize, bodySize } of downloaded) {
     const known = requests.filter((request) => request.url === url)
     if (known.filter((request) => request.bodyBytes > 0).length >= downloaded.filter((other) => other.url === url).length) continue

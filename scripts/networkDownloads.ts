@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 
-export type NetworkDownload = { url: string; transferSize: number; bodySize: number }
+/** `endedAt`: when its last byte came, in the page's time (performance.now()). */
+export type NetworkDownload = { url: string; transferSize: number; bodySize: number; endedAt: number }
 
 /**
  * What the page downloaded over the network, from its resource timing. Playwright reports the
@@ -10,7 +11,9 @@ export type NetworkDownload = { url: string; transferSize: number; bodySize: num
  */
 export async function networkDownloads(page: Page): Promise<NetworkDownload[]> {
   const entries = await page.evaluate(() =>
-    performance.getEntriesByType('resource').map((entry) => [entry.name, (entry as PerformanceResourceTiming).transferSize, (entry as PerformanceResourceTiming).encodedBodySize] as const),
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(({ name, transferSize, encodedBodySize, responseEnd }) => [name, transferSize, encodedBodySize, responseEnd] as const),
   )
-  return entries.filter(([, transferSize, bodySize]) => bodySize > 0 && transferSize >= bodySize).map(([url, transferSize, bodySize]) => ({ url, transferSize, bodySize }))
+  return entries
+    .filter(([, transferSize, bodySize]) => bodySize > 0 && transferSize >= bodySize)
+    .map(([url, transferSize, bodySize, endedAt]) => ({ url, transferSize, bodySize, endedAt }))
 }
