@@ -18,8 +18,9 @@
  * Environment: BENCH_BUILD=true rebuilds; PHONE_PORT (3520), PHONE_BROKER_PORT (1547), PHONE_RUNS
  * (5), PHONE_RESTARTS (3), PHONE_CPU_SLOWDOWN (4), PHONE_PIXEL_RATIO (2), CHROMIUM_PATH; PHONE_TRACE=true
  * makes one more phone visit, not counted, and prints each of its requests (start, end, size) and
- * its frames (animation-frame callbacks over 15 ms, each WebGL program's link and first draw), to
- * see what the map waits for. Writes bench/results/phone.json.
+ * its timeline (animation-frame callbacks over 15 ms, long tasks, the map worker's start and first
+ * answer, the map canvas's creation, each WebGL program's link and first draw), to see what the map
+ * waits for. Writes bench/results/phone.json.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -96,8 +97,9 @@ function noteMapReady() {
 const mapReadyAt = () => (window as unknown as { mapReadyAt?: number }).mapReadyAt
 
 /**
- * PHONE_TRACE's log of the page's frames: animation frame callbacks over 15 ms, and each WebGL
- * program's link and first draw (a new program's first frame waits for the GPU to compile it).
+ * PHONE_TRACE's log of the page's frames: animation frame callbacks over 15 ms, long tasks, when the
+ * map's worker starts and first answers, when the map's canvas is made, and each WebGL program's link
+ * and first draw (a new program's first frame waits for the GPU to compile it).
  * A string: tsx would wrap a function's inner functions in a helper the page does not have.
  */
 const FRAME_LOG = `(() => {
@@ -111,6 +113,22 @@ const FRAME_LOG = `(() => {
     const ms = performance.now() - start
     if (ms > 15) log.push(at() - Math.round(ms) + ' ms frame callbacks ' + Math.round(ms) + ' ms')
   })
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) log.push(Math.round(task.startTime) + ' ms long task ' + Math.round(task.duration) + ' ms')
+  }).observe({ type: 'longtask', buffered: true })
+  const NativeWorker = window.Worker
+  window.Worker = class extends NativeWorker {
+    constructor(...args) {
+      super(...args)
+      log.push(at() + ' ms worker started')
+      this.addEventListener('message', () => log.push(at() + ' ms worker first answered'), { once: true })
+    }
+  }
+  new MutationObserver((changes, observer) => {
+    if (!document.querySelector('.map-frame canvas')) return
+    log.push(at() + ' ms map canvas made')
+    observer.disconnect()
+  }).observe(document, { subtree: true, childList: true })
   for (const gl of [WebGLRenderingContext.prototype, WebGL2RenderingContext.prototype]) {
     const programs = new Map()
     let linked = 0
