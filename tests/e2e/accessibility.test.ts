@@ -8,16 +8,16 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 import { richText } from '../../src/seed/richText'
 import { authHeaders, ensureAccounts } from '../helpers/accounts'
 
-import { launchBrowser, screenshot } from './browser'
+import { launchBrowser, refuseMapCode, screenshot } from './browser'
 import { twoCitySettings } from './cities'
 import { restAs } from './rest'
 
 /**
  * WCAG 2.1 AA (EN 301 549's web clauses) as axe-core checks it, on every kind of citizen page, in
  * every language, light and dark, on a desktop and a phone; plus a map's popup and address
- * search results opened. axe-core is the npm package's own axe.min.js, injected into the page
- * (nothing downloaded). Also: the accessibility statement and its feedback form, and the footer
- * link to it on every page.
+ * search results opened, and the map's message when its code cannot be downloaded. axe-core is
+ * the npm package's own axe.min.js, injected into the page (nothing downloaded). Also: the
+ * accessibility statement and its feedback form, and the footer link to it on every page.
  */
 
 const baseUrl = inject('baseUrl')
@@ -239,6 +239,28 @@ describe('axe-core, WCAG 2.1 A and AA', () => {
     const mine = violations.slice(before)
     expect(mine, describeViolations(mine)).toEqual([])
   }, 900_000)
+
+  it("finds none where the map's code could not be downloaded (its message and retry button)", async () => {
+    const before = violations.length
+    const { context, page } = await citizen(WIDTHS[1])
+    try {
+      for (const locale of LOCALES) {
+        const path = localePath(locale, `/${SLUGS.blocks}`)
+        const allowMapCode = await refuseMapCode(context, `${baseUrl}${path}`)
+        await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' })
+        await page.locator('.map-frame [role="status"] button').first().waitFor({ timeout: 60_000 })
+        for (const theme of THEMES) {
+          await setTheme(page, theme)
+          await axe(page, `map code not downloaded [${locale}, ${theme}, ${WIDTHS[1].width}px] ${path}`)
+        }
+        allowMapCode()
+      }
+    } finally {
+      await context.close()
+    }
+    const mine = violations.slice(before)
+    expect(mine, describeViolations(mine)).toEqual([])
+  }, 300_000)
 })
 
 describe('zoomed in: 200 % and reflow at 320 px (WCAG 1.4.4, 1.4.10)', () => {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 
 // Debian's Chromium, never a downloaded one; flags keep it off the (closed) network.
 const CHROMIUM_ARGS = [
@@ -63,4 +63,25 @@ export async function api<T>(page: Page, method: string, path: string, body?: un
   )
   if (status >= 300) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`)
   return json as T
+}
+
+/**
+ * Makes the map's code (the files the page prefetches for it, its worker aside) fail to download
+ * in `context` until the returned function is called: a citizen whose connection drops while the
+ * page loads.
+ */
+export async function refuseMapCode(context: BrowserContext, pageUrl: string): Promise<() => void> {
+  const html = await (await context.request.get(pageUrl)).text()
+  const files = new Set(
+    [...html.matchAll(/<link rel="prefetch" href="([^"]+)"/g)].map(([, href]) => new URL(href.replaceAll('&amp;', '&'), pageUrl).href).filter((url) => !url.includes('/vendor/')),
+  )
+  if (files.size === 0) throw new Error(`${pageUrl} prefetches no map code`)
+  let refusing = true
+  await context.route(
+    (url) => refusing && files.has(url.href),
+    (route) => route.abort('internetdisconnected'),
+  )
+  return () => {
+    refusing = false
+  }
 }

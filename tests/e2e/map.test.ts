@@ -8,7 +8,7 @@ import { MAPLIBRE_WORKER_PATH } from '@/map/worker'
 import { networkDownloads } from '../../scripts/networkDownloads'
 import { accounts, ensureAccounts } from '../helpers/accounts'
 
-import { api, launchBrowser, screenshot, signInToAdmin } from './browser'
+import { api, launchBrowser, refuseMapCode, screenshot, signInToAdmin } from './browser'
 import { twoCitySettings } from './cities'
 import { pixelsOfColour } from './pixels'
 import { ONLINE_COLOURS, startTileServer, type TileServer } from './tile-server'
@@ -161,6 +161,29 @@ describe('basemaps, markers, address search and weather', () => {
     // OpenFreeMap was asked for and refused: the fallback is the closed network's doing.
     expect(blocked.some((url) => url.startsWith('https://tiles.openfreemap.org/'))).toBe(true)
     expect(dialogs).toEqual([])
+  })
+
+  it("says so when the map's code cannot be downloaded, and draws the map once the reader tries again", async () => {
+    await setBasemap({ kind: 'offline' })
+    const { context, page, dialogs } = await citizen({ width: 375, height: 812 })
+    const allowMapCode = await refuseMapCode(context, `${baseUrl}/map-and-weather`)
+    await page.goto(`${baseUrl}/map-and-weather`)
+    const map = coastMap(page)
+    const failed = map.getByRole('status').filter({ hasText: 'No se ha podido cargar el mapa' })
+    await failed.waitFor({ timeout: 60_000 })
+    await expect(map.getAttribute('aria-busy')).resolves.toBe('true')
+    await screenshot(page, 'map-code-not-downloaded-375')
+    // The rest of the page still works: the layers' table opens.
+    await page.locator('.map-view > button[aria-expanded]').first().click()
+    await page.locator('.map-table tbody tr').first().waitFor({ timeout: 15_000 })
+
+    allowMapCode()
+    await map.getByRole('button', { name: 'Volver a intentarlo' }).click()
+    await map.and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 60_000 })
+    await expect(map.locator('canvas.maplibregl-canvas').count()).resolves.toBe(1)
+    await expect(failed.count()).resolves.toBe(0)
+    expect(dialogs).toEqual([])
+    await context.close()
   })
 
   it('fetches MapLibre, its worker and basemap tiles only on a page with a map, each once and small', async () => {

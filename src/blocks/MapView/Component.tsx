@@ -1,7 +1,7 @@
 'use client'
 
 import { useTranslations } from 'next-intl'
-import { lazy, type RefObject, Suspense, useEffect, useMemo, useRef, useState } from 'react'
+import { type ComponentType, type RefObject, useEffect, useMemo, useRef, useState } from 'react'
 
 import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLayersData, usePageReader, usePresentation } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
@@ -13,7 +13,7 @@ import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
 import { AddressSearch } from './AddressSearch'
 import { boxOfFeatures, cityArea, unionOf } from './bounds'
 import { ALERT_COLOURS } from './colours'
-import type { FoundPlace } from './MapCanvas'
+import type { FoundPlace, Props as MapCanvasProps } from './MapCanvas'
 import { preferMap, registerMap } from './mapRegistry'
 import { MarkerSymbol } from './MarkerSymbol'
 import { probeableStyle, probeStyle } from './styleProbe'
@@ -22,51 +22,62 @@ import { probeableStyle, probeStyle } from './styleProbe'
 // prefetches its files at idle priority instead (MapCodePrefetch). MapLibre is in the same chunk
 // group: one round of downloads.
 const loadMapCanvas = () => import('./MapCanvas')
-const MapCanvas = lazy(loadMapCanvas)
+
+type MapCode = { status: 'waiting' } | { status: 'ready'; MapCanvas: ComponentType<MapCanvasProps> } | { status: 'failed' }
 
 /**
- * The map is made once it is near the viewport, or else once the page has loaded and the map's code
- * is in: then at the browser's next idle moment, which a slow phone still busy with the page may not
- * have for seconds, hence the short deadline.
+ * The map's component, once it is wanted and its code is in: wanted when the map is near the
+ * viewport, or else as soon as the page has loaded (its own scripts have run; waiting for an idle
+ * moment on top had cost a slow phone up to half a second), and MapLibre's worker has read its
+ * script (src/blocks/MapView/MapCanvas.tsx: workerScriptRead). Rendered from the loaded module, not
+ * through React.lazy: a Suspense boundary's content is revealed up to 300 ms late (React batches
+ * reveals), and by then the code is in anyway.
  */
-function useMapWanted(frame: RefObject<HTMLElement | null>): boolean {
-  const [wanted, setWanted] = useState(false)
+function useMapCode(frame: RefObject<HTMLElement | null>): { code: MapCode; retry: () => void } {
+  const [code, setCode] = useState<MapCode>({ status: 'waiting' })
+  const [attempt, setAttempt] = useState(0)
   useEffect(() => {
-    // Its code is on its way already (prefetched): this only makes it count for the page.
-    const code = loadMapCanvas()
-    let done = false
-    let cancelIdle = () => {}
+    let cancelled = false
+    let wanted = false
+    let loaded: MapCode | undefined
+    const show = () => {
+      if (cancelled || !wanted || !loaded) return
+      observer.disconnect()
+      setCode(loaded)
+    }
+    const want = () => {
+      wanted = true
+      show()
+    }
     const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && want(), { rootMargin: '200px' })
-    function want() {
-      if (done) return
-      done = true
-      observer.disconnect()
-      cancelIdle()
-      setWanted(true)
-    }
     if (frame.current) observer.observe(frame.current)
-    function whenIdle() {
-      if (done) return
-      // Safari has no requestIdleCallback.
-      if (typeof requestIdleCallback === 'function') {
-        const handle = requestIdleCallback(want, { timeout: 500 })
-        cancelIdle = () => cancelIdleCallback(handle)
-      } else {
-        const handle = setTimeout(want, 200)
-        cancelIdle = () => clearTimeout(handle)
-      }
-    }
-    const afterLoad = () => void code.then(whenIdle, whenIdle)
-    if (document.readyState === 'complete') afterLoad()
-    else window.addEventListener('load', afterLoad, { once: true })
+    if (document.readyState === 'complete') want()
+    else window.addEventListener('load', want, { once: true })
+    // Its code is on its way already (prefetched): this only makes it count for the page.
+    loadMapCanvas().then(
+      async (module) => {
+        await module.workerScriptRead
+        loaded = { status: 'ready', MapCanvas: module.default }
+        show()
+      },
+      () => {
+        loaded = { status: 'failed' }
+        want()
+      },
+    )
     return () => {
-      done = true
-      window.removeEventListener('load', afterLoad)
+      cancelled = true
+      window.removeEventListener('load', want)
       observer.disconnect()
-      cancelIdle()
     }
-  }, [frame])
-  return wanted
+  }, [frame, attempt])
+  return {
+    code,
+    retry: () => {
+      setCode({ status: 'waiting' })
+      setAttempt((previous) => previous + 1)
+    },
+  }
 }
 
 const Placeholder = () => <div className="map-placeholder">{useTranslations('map')('loading')}</div>
@@ -92,7 +103,7 @@ export function MapViewBlock(block: MapViewBlockData) {
   }
   const regionId = `map-${block.id ?? layerIds.join('-')}`
   const frame = useRef<HTMLDivElement>(null)
-  const mapWanted = useMapWanted(frame)
+  const { code: mapCode, retry: retryMapCode } = useMapCode(frame)
   const basemap = chooseBasemap(data.mapStyle, data.mapToken, city?.basemap)
   const onlineStyle = probeableStyle(basemap)
   // Asked for while MapLibre's code downloads (src/blocks/MapView/styleProbe.ts).
@@ -133,19 +144,18 @@ export function MapViewBlock(block: MapViewBlockData) {
         style={{ height, ['--map-popup-max-height' as string]: `${height - 40}px` }}
         aria-busy={loading || !drawn}
       >
-        {mapWanted ? (
-          <Suspense fallback={<Placeholder />}>
-            <MapCanvas
-              mapId={regionId}
-              sheetSlot={sheetSlot}
-              // Another city's own basemap is another map: start its basemap (and fallback timer) afresh.
-              key={JSON.stringify(basemap)}
-              label={t('mapLabel', { title: block.title })}
-              center={center}
-              basemap={basemap}
-              token={data.mapToken}
-              place={place}
-              layers={layers.map((state) => ({
+        {mapCode.status === 'ready' ? (
+          <mapCode.MapCanvas
+            mapId={regionId}
+            sheetSlot={sheetSlot}
+            // Another city's own basemap is another map: start its basemap (and fallback timer) afresh.
+            key={JSON.stringify(basemap)}
+            label={t('mapLabel', { title: block.title })}
+            center={center}
+            basemap={basemap}
+            token={data.mapToken}
+            place={place}
+            layers={layers.map((state) => ({
               layer: data.layers[state.layerId],
               features: state.features,
               tiles: state.tiles,
@@ -153,9 +163,15 @@ export function MapViewBlock(block: MapViewBlockData) {
               visible: !hidden[state.layerId],
               city: state.city,
             }))}
-              onDrawn={() => setDrawn(!loading)}
-            />
-          </Suspense>
+            onDrawn={() => setDrawn(!loading)}
+          />
+        ) : mapCode.status === 'failed' ? (
+          <div className="map-placeholder" role="status">
+            <p>{t('loadFailed')}</p>
+            <button type="button" className="button button--secondary" onClick={retryMapCode}>
+              {t('tryAgain')}
+            </button>
+          </div>
         ) : (
           <Placeholder />
         )}

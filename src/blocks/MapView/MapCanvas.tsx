@@ -24,7 +24,7 @@ import { useDashboard, usePresentation } from '@/components/dashboard/DashboardP
 import { DEFAULT_LOCALE } from '@/i18n/locales'
 import { readersFeatureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/shared/tileFeatures'
 import { type MarkerImage, markerImage, markerImageId, type MarkerShape, MARKER_SHAPES } from '@/map/markers'
-import { MAPLIBRE_WORKER_URL } from '@/map/worker'
+import { MAPLIBRE_WORKER_PATH, MAPLIBRE_WORKER_URL } from '@/map/worker'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl } from '@/map/style'
 import type { Feature } from '@/ngsi'
 import { featureName } from '@/layers/shared/format'
@@ -40,7 +40,7 @@ import { useBasemap } from './useBasemap'
 /** `tiles`: a vector tile URL template for a layer too large to send whole (its `features` are empty). */
 export type CanvasLayer = { layer: DashboardLayer; features: Feature[]; tiles?: string; units: Record<string, string>; visible: boolean; city: string }
 
-type Props = {
+export type Props = {
   /** The block's map id: a "Show on map" for this map (mapRegistry.mapFor) opens its popup here. */
   mapId: string
   label: string
@@ -85,11 +85,35 @@ const FIT_OPTIONS = { padding: 40, maxZoom: 16 }
 /** Labels are DOM elements: enough for every bubble on a screen, never thousands. */
 const MAX_CLUSTER_LABELS = 300
 
-
 // MapLibre's workers start as soon as this chunk has run, not when React first creates the map:
 // their script compiles while the page renders the map frame and the layers' data.
 maplibre.setWorkerUrl(MAPLIBRE_WORKER_URL)
+const workerStartedAt = performance.now()
 maplibre.prewarm()
+
+/** Longest wait for the worker's script before the map is made anyway (a browser may not report it). */
+const WORKER_SCRIPT_WAIT_MS = 1_000
+
+/**
+ * Resolves once the worker's script has been read (from the cache the page prefetched it into), or
+ * after WORKER_SCRIPT_WAIT_MS. Chrome starts a worker through tasks of the page's main thread: a map
+ * made at once kept that thread busy and the worker's start waited for it, where the map has to wait
+ * for the worker anyway (its basemap tiles and data are read there).
+ */
+export const workerScriptRead: Promise<void> = new Promise((resolve) => {
+  const read = (entries: PerformanceEntryList) => entries.some((entry) => entry.name.includes(MAPLIBRE_WORKER_PATH) && entry.startTime >= workerStartedAt)
+  if (typeof PerformanceObserver === 'undefined') return resolve()
+  const observer = new PerformanceObserver((list) => {
+    if (!read(list.getEntries())) return
+    observer.disconnect()
+    resolve()
+  })
+  observer.observe({ type: 'resource', buffered: true })
+  setTimeout(() => {
+    observer.disconnect()
+    resolve()
+  }, WORKER_SCRIPT_WAIT_MS)
+})
 
 /** Each shape's image, worked out once a page: the arithmetic is tens of milliseconds on a slow phone. */
 const markerImages: Partial<Record<MarkerShape, MarkerImage>> = {}
