@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs'
 
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 
+import { MAPLIBRE_WORKER_PATH } from '@/map/worker'
+
 // Debian's Chromium, never a downloaded one; flags keep it off the (closed) network.
 const CHROMIUM_ARGS = [
   '--headless',
@@ -73,7 +75,7 @@ export async function api<T>(page: Page, method: string, path: string, body?: un
 export async function refuseMapCode(context: BrowserContext, pageUrl: string): Promise<() => void> {
   const html = await (await context.request.get(pageUrl)).text()
   const files = new Set(
-    [...html.matchAll(/<link rel="prefetch" href="([^"]+)"/g)].map(([, href]) => new URL(href.replaceAll('&amp;', '&'), pageUrl).href).filter((url) => !url.includes('/vendor/')),
+    [...html.matchAll(/<link rel="prefetch" href="([^"]+)"/g)].map(([, href]) => new URL(href.replaceAll('&amp;', '&'), pageUrl).href).filter((url) => !url.includes(MAPLIBRE_WORKER_PATH)),
   )
   if (files.size === 0) throw new Error(`${pageUrl} prefetches no map code`)
   let refusing = true
