@@ -28,6 +28,15 @@ const patchStation = async (index: number) => {
   })
   expect(response.status).toBe(204)
 }
+/** Writes to the demo broker's Santander tenant (Content-Type JSON), answering its status. */
+const toBroker = async (method: string, path: string, body?: unknown) =>
+  (
+    await fetch(`${brokerUrl}/ngsi-ld/v1${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', 'NGSILD-Tenant': 'santander' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  ).status
 const notificationsReach = (reachable: boolean) =>
   fetch(`${brokerUrl}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ reachable }) })
 
@@ -103,6 +112,42 @@ describe('a live page', () => {
     await expect(citizen.locator('.alerts-panel [aria-live="polite"]').textContent()).resolves.toMatch(/(New alert, critical|Nueva alerta, Crítica): Index at 299/)
     expect(await citizen.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true)
     await screenshot(citizen, 'live-after-change')
+  })
+
+  it('keeps an open popup on its own station while the broker removes another before it, with the new values pushed', async () => {
+    // Three new stations, last in the layer's order: the popup is opened on the middle one.
+    const stations = ['A', 'B', 'C'].map((letter, index) => ({
+      id: `urn:ngsi-ld:AirQualityObserved:e2e-popup-${letter}`,
+      type: 'AirQualityObserved',
+      name: { type: 'Property', value: `Popup station ${letter}` },
+      airQualityIndex: { type: 'Property', value: letter === 'B' ? 285 : 40 },
+      location: { type: 'GeoProperty', value: { type: 'Point', coordinates: [-3.81 + index * 0.004, 43.462] } },
+    }))
+    expect([201, 204]).toContain(await toBroker('POST', '/entityOperations/upsert', stations))
+    const [a, b, c] = stations.map(({ id }) => `/entities/${encodeURIComponent(id)}`) as [string, string, string]
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage()
+      await page.goto(`${baseUrl}/en/live-air`)
+      await page.locator('.live-status--live').first().waitFor({ timeout: 30_000 })
+      await page.locator('.alerts-panel .alert--critical').filter({ hasText: 'Index at 285' }).getByRole('button', { name: 'Show on map' }).click()
+      const popup = page.locator('.maplibregl-popup')
+      await expect.poll(() => popup.locator('h3').textContent(), { timeout: 10_000 }).toBe('Popup station B')
+
+      // A station before it goes, then its own value changes: the popup still shows it, with the new value.
+      expect(await toBroker('DELETE', a)).toBe(204)
+      expect(await toBroker('PATCH', `${b}/attrs`, { airQualityIndex: { type: 'Property', value: 287 } })).toBe(204)
+      await expect.poll(() => popup.locator('dl').textContent(), { timeout: 10_000 }).toMatch(/287/)
+      expect(await popup.locator('h3').textContent()).toBe('Popup station B')
+
+      // Its own station gone: the popup stays open on the last values it had, until the reader closes it.
+      expect(await toBroker('DELETE', b)).toBe(204)
+      await expect.poll(() => page.locator('.alerts-panel').textContent(), { timeout: 10_000 }).not.toMatch(/Index at 287/)
+      expect(await popup.locator('h3').textContent()).toBe('Popup station B')
+      await page.keyboard.press('Escape')
+      await expect.poll(() => popup.count()).toBe(0)
+    } finally {
+      for (const path of [a, b, c]) await toBroker('DELETE', path)
+    }
   })
 
   it('falls back to polling, and says so, when the broker cannot reach the dashboard', async () => {

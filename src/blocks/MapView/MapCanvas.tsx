@@ -63,12 +63,13 @@ export type FoundPlace = { label: string; lat: number; lon: number; bounds: [num
 
 /**
  * What the popup shows: `tile`, a point clicked on a tiled layer's map (the browser does not hold
- * such a layer's features; read for the reader when shown); `feature`, one handed over as the reader
- * reads it (a tiled layer's table row or alert); else `index` into the layer's features.
+ * such a layer's features; read for the reader when shown); else the entity `featureId` as the
+ * layer's features have it now (pushed changes reach an open popup), or `feature` as it was when
+ * opened: one handed over (a tiled layer's table row or alert), or one the layer no longer has.
  */
 type OpenPopup = {
   layerId: string
-  index: number
+  featureId?: string
   feature?: Feature
   tile?: { coordinates: [number, number]; properties: Record<string, unknown> }
   longitude: number
@@ -239,8 +240,7 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
 
   // "Show on map" from a table or an alert: the map it is meant for opens the feature's popup and goes there.
   const focused = focus && layers.find(({ layer }) => layer.id === focus.layerId)
-  const focusedIndex = focused ? focused.features.findIndex((feature) => String(feature.id) === focus.featureId) : -1
-  const focusedFeature = focusedIndex >= 0 ? focused!.features[focusedIndex] : focused && focused.tiles ? focus.feature : undefined
+  const focusedFeature = focused && (focused.features.find((feature) => String(feature.id) === focus.featureId) ?? (focused.tiles ? focus.feature : undefined))
   const focusedPoint = focusedFeature && firstPoint(focusedFeature)
   // A request made before this map was drawn (it is made when near the viewport) is answered once it is.
   const [shownFocus, setShownFocus] = useState<number>()
@@ -252,8 +252,8 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
       setAnswered(focus.sequence)
       setPopup({
         layerId: focus.layerId,
-        index: focusedIndex,
-        feature: focusedIndex >= 0 ? undefined : focusedFeature,
+        featureId: focus.featureId,
+        feature: focusedFeature,
         longitude: focusedPoint[0],
         latitude: focusedPoint[1],
         returnTo: focusedElement(),
@@ -374,8 +374,9 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
     }
     // On a phone the popup is a sheet below the map: the place goes to the middle, in view above it.
     if (phone) map.current?.easeTo({ center: [longitude, latitude], duration })
-    if (tiled) return setPopup({ layerId, index: -1, tile: { coordinates: [longitude, latitude], properties: hit.properties ?? {} }, longitude, latitude })
-    setPopup({ layerId, index: Number(hit.properties?.__index), longitude, latitude })
+    if (tiled) return setPopup({ layerId, tile: { coordinates: [longitude, latitude], properties: hit.properties ?? {} }, longitude, latitude })
+    const featureId = String(hit.properties?.__id)
+    setPopup({ layerId, featureId, feature: layers.find(({ layer }) => layer.id === layerId)?.features.find(({ id }) => String(id) === featureId), longitude, latitude })
   }
 
   // The counts on cluster bubbles are HTML over the canvas: the offline style has no font glyphs
@@ -404,7 +405,12 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
   const tile = popup?.tile
   const alertTexts = popupLayer?.layer.alertTexts
   const tileFeature = useMemo(() => tile && readersFeatureFromTile(tile.coordinates, tile.properties, alertTexts, popupPresentation, [DEFAULT_LOCALE]), [tile, alertTexts, popupPresentation])
-  const popupFeature = popup && (tileFeature ?? popup.feature ?? popupLayer?.features[popup.index])
+  const popupFeatures = popupLayer?.features
+  const featureId = popup?.featureId
+  const currentFeature = useMemo(() => (featureId === undefined ? undefined : popupFeatures?.find(({ id }) => String(id) === featureId)), [popupFeatures, featureId])
+  const popupFeature = popup && (tileFeature ?? currentFeature ?? popup.feature)
+  // A station that moves (a pushed new location) takes its popup along.
+  const [popupLongitude, popupLatitude] = (currentFeature && firstPoint(currentFeature)) ?? [popup?.longitude ?? 0, popup?.latitude ?? 0]
   const popupContent = popup && popupLayer && popupFeature && (
     <div
       ref={popupBox}
@@ -552,7 +558,7 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
         )}
         {popup && popupContent && !asSheet && (
           // Opens upwards from the place; the map pans so that all of it is inside (see above).
-          <Popup longitude={popup.longitude} latitude={popup.latitude} anchor="bottom" onClose={() => close()} closeOnClick={false} maxWidth="min(300px, calc(100vw - 3rem))">
+          <Popup longitude={popupLongitude} latitude={popupLatitude} anchor="bottom" onClose={() => close()} closeOnClick={false} maxWidth="min(300px, calc(100vw - 3rem))">
             {popupContent}
           </Popup>
         )}

@@ -9,13 +9,16 @@ export const clustersId = (layerId: string) => `layer-${layerId}-clusters`
 /** A dashboard layer's source, not one of the basemap's. */
 export const isDataSource = (id: string | undefined) => Boolean(id?.startsWith('layer-'))
 
-/** MapLibre gets a lean copy: the feature's index (to find the original) and its alert level. */
+/**
+ * MapLibre gets a lean copy: the entity's id (to find the original: an index would name another
+ * entity once a pushed change has removed one before it) and its alert level.
+ */
 export function toSourceData(features: Feature[]) {
   return {
     type: 'FeatureCollection' as const,
-    features: features.map((feature, index) => {
+    features: features.map((feature) => {
       const alert = feature.properties.alert as { level?: string } | undefined
-      return { type: 'Feature' as const, geometry: feature.geometry, properties: { __index: index, __alert: alert?.level ?? 'none' } }
+      return { type: 'Feature' as const, geometry: feature.geometry, properties: { __id: String(feature.id), __alert: alert?.level ?? 'none' } }
     }),
   }
 }
