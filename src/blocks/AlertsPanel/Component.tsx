@@ -7,6 +7,7 @@ import { availableFeatures, useDashboard, useLayersData } from '@/components/das
 import { bySeverity, isAtLeast } from '@/alerts/levels'
 import { alertsOf } from '@/layers/shared/alerts'
 import { cityOfRead } from '@/layers/shared/city'
+import { featureWithId } from '@/layers/shared/format'
 import { mapFor, useMappedLayers } from '@/blocks/MapView/mapRegistry'
 import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
 
@@ -35,7 +36,7 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
     // A map is drawn once near the viewport: bring it there; it then opens the popup, in view, with focus in it.
     const mapId = mapFor(layerId)
     if (mapId) document.getElementById(mapId)?.scrollIntoView({ block: 'center' })
-    focusFeature(layerId, featureId, state && availableFeatures(state, 'alerting').find((feature) => String(feature.id) === featureId))
+    focusFeature(layerId, featureId, state && featureWithId(availableFeatures(state, 'alerting'), featureId))
   }
 
   return (

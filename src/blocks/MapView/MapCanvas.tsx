@@ -27,7 +27,7 @@ import { type MarkerImage, markerImage, markerImageId, type MarkerShape, MARKER_
 import { MAPLIBRE_WORKER_PATH, MAPLIBRE_WORKER_URL } from '@/map/worker'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl } from '@/map/style'
 import type { Feature } from '@/ngsi'
-import { featureName } from '@/layers/shared/format'
+import { featureName, featureWithId } from '@/layers/shared/format'
 import type { DashboardLayer } from '@/layers/shared/types'
 
 import { boxOfFeatures, fittable, unionOf } from './bounds'
@@ -240,7 +240,7 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
 
   // "Show on map" from a table or an alert: the map it is meant for opens the feature's popup and goes there.
   const focused = focus && layers.find(({ layer }) => layer.id === focus.layerId)
-  const focusedFeature = focused && (focused.features.find((feature) => String(feature.id) === focus.featureId) ?? (focused.tiles ? focus.feature : undefined))
+  const focusedFeature = focused && (featureWithId(focused.features, focus.featureId) ?? (focused.tiles ? focus.feature : undefined))
   const focusedPoint = focusedFeature && firstPoint(focusedFeature)
   // A request made before this map was drawn (it is made when near the viewport) is answered once it is.
   const [shownFocus, setShownFocus] = useState<number>()
@@ -376,7 +376,7 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
     if (phone) map.current?.easeTo({ center: [longitude, latitude], duration })
     if (tiled) return setPopup({ layerId, tile: { coordinates: [longitude, latitude], properties: hit.properties ?? {} }, longitude, latitude })
     const featureId = String(hit.properties?.__id)
-    setPopup({ layerId, featureId, feature: layers.find(({ layer }) => layer.id === layerId)?.features.find(({ id }) => String(id) === featureId), longitude, latitude })
+    setPopup({ layerId, featureId, feature: featureWithId(layers.find(({ layer }) => layer.id === layerId)?.features ?? [], featureId), longitude, latitude })
   }
 
   // The counts on cluster bubbles are HTML over the canvas: the offline style has no font glyphs
@@ -407,10 +407,10 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
   const tileFeature = useMemo(() => tile && readersFeatureFromTile(tile.coordinates, tile.properties, alertTexts, popupPresentation, [DEFAULT_LOCALE]), [tile, alertTexts, popupPresentation])
   const popupFeatures = popupLayer?.features
   const featureId = popup?.featureId
-  const currentFeature = useMemo(() => (featureId === undefined ? undefined : popupFeatures?.find(({ id }) => String(id) === featureId)), [popupFeatures, featureId])
+  const currentFeature = useMemo(() => (featureId === undefined ? undefined : popupFeatures && featureWithId(popupFeatures, featureId)), [popupFeatures, featureId])
   const popupFeature = popup && (tileFeature ?? currentFeature ?? popup.feature)
   // A station that moves (a pushed new location) takes its popup along.
-  const [popupLongitude, popupLatitude] = (currentFeature && firstPoint(currentFeature)) ?? [popup?.longitude ?? 0, popup?.latitude ?? 0]
+  const popupAt = popup && ((currentFeature && firstPoint(currentFeature)) ?? [popup.longitude, popup.latitude])
   const popupContent = popup && popupLayer && popupFeature && (
     <div
       ref={popupBox}
@@ -556,9 +556,9 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
             </span>
           </Marker>
         )}
-        {popup && popupContent && !asSheet && (
+        {popupAt && popupContent && !asSheet && (
           // Opens upwards from the place; the map pans so that all of it is inside (see above).
-          <Popup longitude={popupLongitude} latitude={popupLatitude} anchor="bottom" onClose={() => close()} closeOnClick={false} maxWidth="min(300px, calc(100vw - 3rem))">
+          <Popup longitude={popupAt[0]} latitude={popupAt[1]} anchor="bottom" onClose={() => close()} closeOnClick={false} maxWidth="min(300px, calc(100vw - 3rem))">
             {popupContent}
           </Popup>
         )}

@@ -1,6 +1,10 @@
-// A feature's display text: its name, its values with units, how long ago it was observed.
+// A feature's identity and display text: found by its entity id, its name, its values with units,
+// how long ago it was observed.
 // No Node or framework imports: the browser and tests use it alike.
 import type { Feature } from '@/ngsi'
+
+/** The feature of entity `id`: held by id, not by position (a list's order and length change with each update). */
+export const featureWithId = (features: readonly Feature[], id: string): Feature | undefined => features.find((feature) => String(feature.id) === id)
 
 /** A feature's display name: its `name` attribute when it is text, else its id. */
 export const featureName = (feature: Feature): string =>
