@@ -20,14 +20,6 @@ const STATION = 'urn:ngsi-ld:AirQualityObserved:santander-002'
 let browser: Browser
 let citizen: Page
 
-const patchStation = async (index: number) => {
-  const response = await fetch(`${brokerUrl}/ngsi-ld/v1/entities/${encodeURIComponent(STATION)}/attrs`, {
-    method: 'PATCH',
-    headers: { 'Content-Type': 'application/json', 'NGSILD-Tenant': 'santander' },
-    body: JSON.stringify({ airQualityIndex: { type: 'Property', value: index }, airQualityLevel: { type: 'Property', value: index > 150 ? 'unhealthy' : 'good' } }),
-  })
-  expect(response.status).toBe(204)
-}
 /** Writes to the demo broker's Santander tenant (Content-Type JSON), answering its status. */
 const toBroker = async (method: string, path: string, body?: unknown) =>
   (
@@ -37,6 +29,10 @@ const toBroker = async (method: string, path: string, body?: unknown) =>
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   ).status
+const patchStation = async (index: number) => {
+  const body = { airQualityIndex: { type: 'Property', value: index }, airQualityLevel: { type: 'Property', value: index > 150 ? 'unhealthy' : 'good' } }
+  expect(await toBroker('PATCH', `/entities/${encodeURIComponent(STATION)}/attrs`, body)).toBe(204)
+}
 const notificationsReach = (reachable: boolean) =>
   fetch(`${brokerUrl}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ reachable }) })
 
@@ -125,8 +121,9 @@ describe('a live page', () => {
     }))
     expect([201, 204]).toContain(await toBroker('POST', '/entityOperations/upsert', stations))
     const [a, b, c] = stations.map(({ id }) => `/entities/${encodeURIComponent(id)}`) as [string, string, string]
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } })
     try {
-      const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage()
+      const page = await context.newPage()
       await page.goto(`${baseUrl}/en/live-air`)
       await page.locator('.live-status--live').first().waitFor({ timeout: 30_000 })
       await page.locator('.alerts-panel .alert--critical').filter({ hasText: 'Index at 285' }).getByRole('button', { name: 'Show on map' }).click()
@@ -146,6 +143,7 @@ describe('a live page', () => {
       await page.keyboard.press('Escape')
       await expect.poll(() => popup.count()).toBe(0)
     } finally {
+      await context.close()
       for (const path of [a, b, c]) await toBroker('DELETE', path)
     }
   })

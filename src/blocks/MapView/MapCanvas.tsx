@@ -361,7 +361,8 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
     if (!hit) return close(false)
     const layerId = hit.layer.id.replace(/^layer-(.+)-(points|clusters)$/, '$1')
     const [longitude, latitude] = (hit.geometry as GeoJSON.Point).coordinates
-    const tiled = Boolean(layers.find(({ layer }) => layer.id === layerId)?.tiles)
+    const clicked = layers.find(({ layer }) => layer.id === layerId)
+    const tiled = Boolean(clicked?.tiles)
     if (hit.properties?.cluster && tiled) {
       // The server's clusters: two zoom levels closer splits most of them.
       map.current?.easeTo({ center: [longitude, latitude], zoom: Math.min(map.current.getZoom() + 2, TILE_MAX_ZOOM), duration })
@@ -376,7 +377,7 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
     if (phone) map.current?.easeTo({ center: [longitude, latitude], duration })
     if (tiled) return setPopup({ layerId, tile: { coordinates: [longitude, latitude], properties: hit.properties ?? {} }, longitude, latitude })
     const featureId = String(hit.properties?.__id)
-    setPopup({ layerId, featureId, feature: featureWithId(layers.find(({ layer }) => layer.id === layerId)?.features ?? [], featureId), longitude, latitude })
+    setPopup({ layerId, featureId, feature: featureWithId(clicked?.features ?? [], featureId), longitude, latitude })
   }
 
   // The counts on cluster bubbles are HTML over the canvas: the offline style has no font glyphs
