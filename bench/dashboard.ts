@@ -26,8 +26,7 @@
  * bench/results/dashboard.json.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import http from 'node:http'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
@@ -37,13 +36,12 @@ import { chromium, type Browser } from 'playwright-core'
 
 import { LOCALES, DEFAULT_LOCALE } from '../src/i18n/locales'
 import { clientMessages, messagesOf } from '../src/i18n/messages'
-import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '../src/layers/shared/tileFeatures'
-import { offlineStyle } from '../src/map/style'
 import { buildProduction } from '../scripts/build'
 import { migrate, startProcess, stopAll, waitForUrl } from '../scripts/processes'
 import { productionServer } from '../scripts/start'
 
 import { assertPortFree, median, round } from './lib'
+import { compressedGet, startMapFloor } from './mapFloor'
 import { call } from './stack'
 
 const numberSetting = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
@@ -59,6 +57,8 @@ const settings = {
   build: process.env.BENCH_BUILD === 'true' || !existsSync(path.join('.next', 'BUILD_ID')),
 }
 const baseUrl = `http://127.0.0.1:${settings.port}`
+/** The app's bundled basemap: the floor draws the same tiles. */
+const basemapTile = (address: string) => `${baseUrl}/basemap/tiles/${address}`
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 const MAP_VIEWPORT = { width: 1280, height: 900 }
 
@@ -221,77 +221,6 @@ async function mapIdleMs(browser: Browser, url: string, ready: () => boolean) {
   return ms
 }
 
-/** The bytes as sent (fetch would unpack them) and their encoding: the floor serves tiles as the app does. */
-function gzippedGet(url: string) {
-  return new Promise<{ status: number; body: Buffer; encoding?: string }>((resolve, reject) => {
-    http
-      .get(url, { headers: { 'accept-encoding': 'gzip' } }, (answer) => {
-        const chunks: Buffer[] = []
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-        answer.on('end', () => resolve({ status: answer.statusCode ?? 500, body: Buffer.concat(chunks), encoding: answer.headers['content-encoding'] }))
-      })
-      .on('error', reject)
-  })
-}
-
-const CIRCLE_PAINT = { 'circle-radius': 5, 'circle-color': '#d81b60', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 }
-
-/**
- * A bare MapLibre page drawing the same GeoJSON (`?data=10k`), or the same vector tiles (`?tiles`,
- * each fetched from `tileUrl` once, then from memory): the floor of the map timings.
- */
-function startFloorServer(points: Record<string, Buffer>, tileUrl?: (address: string) => string) {
-  const geojson = points
-  const dist = path.join('node_modules', 'maplibre-gl', 'dist')
-  const html = `<!doctype html><html><head><link rel="stylesheet" href="/maplibre-gl.css"></head><body style="margin:0">
-<div id="map" style="width:1150px;height:480px"></div>
-<script type="module">
-import { Map, setWorkerUrl } from '/maplibre-gl.mjs'
-setWorkerUrl('/maplibre-gl-worker.mjs')
-const search = new URLSearchParams(location.search)
-const name = search.get('data')
-const map = new Map({ container: 'map', style: ${JSON.stringify(offlineStyle(`http://127.0.0.1:${settings.floorPort}/basemap/{z}/{x}/{y}`))}, center: [-3.81, 43.462], zoom: 12 })
-const data = name && fetch('/' + name + '.geojson').then((response) => response.json())
-map.on('load', async () => {
-  if (search.has('tiles')) {
-    map.addSource('points', { type: 'vector', tiles: [location.origin + '/tiles/{z}/{x}/{y}'], maxzoom: ${TILE_MAX_ZOOM} })
-    map.addLayer({ id: 'points', type: 'circle', source: 'points', 'source-layer': '${TILE_SOURCE_LAYER}', paint: ${JSON.stringify(CIRCLE_PAINT)} })
-  } else {
-    map.addSource('points', { type: 'geojson', data: await data })
-    map.addLayer({ id: 'points', type: 'circle', source: 'points', paint: ${JSON.stringify(CIRCLE_PAINT)} })
-  }
-  map.once('idle', () => document.body.dataset.drawn = 'true')
-})
-</script></body></html>`
-  const tiles = new Map<string, ReturnType<typeof gzippedGet>>()
-  /** A tile fetched from the app once, then answered from memory. */
-  const proxiedTile = (response: http.ServerResponse, key: string, url: string) => {
-    if (!tiles.has(key)) tiles.set(key, gzippedGet(url))
-    void tiles.get(key)!.then(({ status, body, encoding }) =>
-      response
-        .writeHead(status, status === 200 ? { 'content-type': 'application/vnd.mapbox-vector-tile', ...(encoding ? { 'content-encoding': encoding } : {}) } : {})
-        .end(status === 200 ? body : undefined),
-    )
-  }
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://floor')
-    const file = url.pathname.slice(1)
-    if (url.pathname === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(html)
-    // The app's bundled basemap, the same tiles the app's maps draw.
-    if (file.startsWith('basemap/')) return proxiedTile(response, file, `${baseUrl}/${file.replace('basemap/', 'basemap/tiles/')}`)
-    if (tileUrl && file.startsWith('tiles/')) return proxiedTile(response, file, tileUrl(file.slice('tiles/'.length)))
-    if (file.endsWith('.geojson') && geojson[file.replace('.geojson', '')]) {
-      return response.writeHead(200, { 'content-type': 'application/geo+json', 'content-encoding': 'gzip' }).end(geojson[file.replace('.geojson', '')])
-    }
-    if (/^maplibre-gl(-worker)?\.mjs$|^maplibre-gl\.css$/.test(file)) {
-      const type = file.endsWith('.css') ? 'text/css' : 'text/javascript'
-      return response.writeHead(200, { 'content-type': type }).end(readFileSync(path.join(dist, file)))
-    }
-    response.writeHead(404).end()
-  })
-  return new Promise<http.Server>((resolve) => server.listen(settings.floorPort, '127.0.0.1', () => resolve(server)))
-}
-
 function record(figure: Figure) {
   figures.push(figure)
   const verdict = figure.pass === undefined ? '' : figure.pass ? '  ✔' : '  ✖ (target missed)'
@@ -394,7 +323,7 @@ async function main() {
         const response = await fetch(`${baseUrl}/api/layers/${id}/features`)
         geojson[name] = gzipSync(Buffer.from(await response.arrayBuffer()))
       }
-      const floorServer = await startFloorServer(geojson)
+      const floorServer = await startMapFloor({ port: settings.floorPort, basemapTile, points: geojson })
       try {
         for (const name of ['10k', '50k'] as const) {
           const ours: number[] = []
@@ -430,9 +359,9 @@ async function main() {
         const { meta } = (await loaded.json()) as { meta: { total?: number } }
         if (meta.total !== settings.hugeEntities) throw new Error(`the app loaded ${meta.total} of ${settings.hugeEntities} features`)
         const tileUrl = (address: string) => `${baseUrl}/api/layers/${air500k}/tiles/${address}?city=santander`
-        if ((await gzippedGet(tileUrl('12/2004/1497'))).status !== 200) throw new Error('no tile over Santander')
+        if ((await compressedGet(tileUrl('12/2004/1497'))).status !== 200) throw new Error('no tile over Santander')
         await fetch(`${baseUrl}/bench-map-500k`)
-        const hugeFloor = await startFloorServer({}, tileUrl)
+        const hugeFloor = await startMapFloor({ port: settings.floorPort, basemapTile, layerTile: tileUrl })
         try {
           const ours: number[] = []
           const bare: number[] = []

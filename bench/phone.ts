@@ -6,7 +6,11 @@
  *      round trip, 1.6 Mbps down, 750 kbps up, CPU 4× slower. Navigation → the map has drawn its
  *      data (the map frame's `aria-busy` turns false): median of PHONE_RUNS; bytes transferred
  *      until then; any URL downloaded more than once (must be none; an answer from the browser's
- *      cache, or a 304 to its revalidation, is no download);
+ *      cache, or a 304 to its revalidation, is no download). Each run is followed by one of the
+ *      floor (bench/mapFloor.ts): a bare MapLibre page under the same profile, drawing the same
+ *      layers' points (as circles) over the same basemap in a map of the same size, MapLibre sent
+ *      as the app sends it. How much longer the home page takes than the floor is the app's own
+ *      cost, whatever the host's speed that day;
  *   2. the first visit after a fresh start ÷ a later visit: the server restarted, the visit made as
  *      soon as `/api/health` says it is ready, on a desktop with a cold browser cache, then the same
  *      visit again (a warm server, a cold browser): median ratio over PHONE_RESTARTS restarts.
@@ -16,9 +20,9 @@
  * intercepted, since interception turns the browser's cache off.
  *
  * Environment: BENCH_BUILD=true rebuilds; PHONE_PORT (3520), PHONE_BROKER_PORT (1547), PHONE_RUNS
- * (5), PHONE_RESTARTS (3), PHONE_CPU_SLOWDOWN (4), PHONE_PIXEL_RATIO (2), CHROMIUM_PATH; PHONE_TRACE=true
- * makes one more phone visit, not counted, and prints each of its requests (start, end, size) and
- * its timeline (animation-frame callbacks over 15 ms, long tasks, the map worker's start and first
+ * (5), PHONE_RESTARTS (3), PHONE_FLOOR_PORT (3521), PHONE_CPU_SLOWDOWN (4), PHONE_PIXEL_RATIO (2),
+ * CHROMIUM_PATH; PHONE_TRACE=true makes one more phone visit to each page, not counted, and prints
+ * each of its requests (start, end, size) and its timeline (animation-frame callbacks over 15 ms, long tasks, the map worker's start and first
  * answer, the map canvas's creation, each WebGL program's link and first draw), to see what the map
  * waits for. Writes bench/results/phone.json.
  */
@@ -26,6 +30,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { gzipSync } from 'node:zlib'
 
 import { type Browser, type BrowserContext, chromium, type Request } from 'playwright-core'
 
@@ -35,6 +40,7 @@ import { migrate, runToEnd, startProcess, stopAll, waitForUrl } from '../scripts
 import { productionServer } from '../scripts/start'
 
 import { assertPortFree, median, round } from './lib'
+import { startMapFloor } from './mapFloor'
 
 const numberSetting = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
 const settings = {
@@ -42,6 +48,7 @@ const settings = {
   brokerPort: numberSetting('PHONE_BROKER_PORT', 1547),
   runs: numberSetting('PHONE_RUNS', 5),
   restarts: numberSetting('PHONE_RESTARTS', 3),
+  floorPort: numberSetting('PHONE_FLOOR_PORT', 3521),
   trace: process.env.PHONE_TRACE === 'true',
   pixelRatio: numberSetting('PHONE_PIXEL_RATIO', 2),
   build: process.env.BENCH_BUILD === 'true' || !existsSync(path.join('.next', 'BUILD_ID')),
@@ -157,13 +164,28 @@ const FRAME_LOG = `(() => {
   }
 })()`
 
-type Visit = { ms: number; bytes: number; requests: number; repeated: string[]; trace: string[] }
+type Visit = {
+  ms: number
+  bytes: number
+  requests: number
+  repeated: string[]
+  trace: string[]
+  /** The map frame's height in CSS pixels, and the layers' feature URLs the page asked for. */
+  mapHeight: number
+  featureUrls: string[]
+}
 
 /**
  * One visit in a fresh browser context (an empty cache): navigation start → the map drawn, with the
  * bytes the network delivered until then and the URLs requested more than once.
  */
-async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, throttled: boolean, logFrames = false): Promise<Visit> {
+async function visit(
+  browser: Browser,
+  device: typeof PHONE | typeof DESKTOP,
+  throttled: boolean,
+  { url: pageUrl = `${baseUrl}/`, logFrames = false }: { url?: string; logFrames?: boolean } = {},
+): Promise<Visit> {
+  const origin = new URL(pageUrl).origin
   const context: BrowserContext = await browser.newContext(device)
   const page = await context.newPage()
   if (throttled) {
@@ -177,13 +199,13 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
   let navigationAt = 0
   const onFinished = (request: Request) => {
     const url = request.url()
-    if (!url.startsWith(baseUrl)) return
+    if (!url.startsWith(origin)) return
     finished.push(
       request.sizes().then(({ responseBodySize, responseHeadersSize }) => {
         const timing = request.timing()
         navigationAt ||= timing.startTime
         const bytes = responseBodySize + responseHeadersSize
-        const line = `${Math.round(timing.startTime - navigationAt)}–${Math.round(timing.startTime - navigationAt + timing.responseEnd)} ms ${Math.round(bytes / 100) / 10} kB ${url.slice(baseUrl.length)}`
+        const line = `${Math.round(timing.startTime - navigationAt)}–${Math.round(timing.startTime - navigationAt + timing.responseEnd)} ms ${Math.round(bytes / 100) / 10} kB ${url.slice(origin.length)}`
         return { url, bytes, bodyBytes: responseBodySize, line }
       }),
     )
@@ -191,7 +213,7 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
   context.on('requestfinished', onFinished)
   await page.addInitScript(noteMapReady)
   if (logFrames) await page.addInitScript({ content: FRAME_LOG })
-  await page.goto(baseUrl + '/', { waitUntil: 'commit' })
+  await page.goto(pageUrl, { waitUntil: 'commit' })
   // Functions, not strings: the app's CSP forbids evaluating strings.
   const ms = (await (await page.waitForFunction(mapReadyAt, undefined, { timeout: 120_000, polling: 100 })).jsonValue()) as number
   // What finishes later is not counted: its sizes, still being read, would fail when the context closes.
@@ -199,24 +221,33 @@ async function visit(browser: Browser, device: typeof PHONE | typeof DESKTOP, th
   const requests = await Promise.all(finished)
   // A body Playwright did not report (a worker's script): from the page's resource timing, also
   // only what had come when the map was ready.
-  const downloaded = (await networkDownloads(page)).filter(({ url, endedAt }) => url.startsWith(baseUrl) && endedAt <= ms)
+  const downloaded = (await networkDownloads(page)).filter(({ url, endedAt }) => url.startsWith(origin) && endedAt <= ms)
   for (const { url, transferSize, bodySize } of downloaded) {
     const known = requests.filter((request) => request.url === url)
     if (known.filter((request) => request.bodyBytes > 0).length >= downloaded.filter((other) => other.url === url).length) continue
     const reported = known.find((request) => request.bodyBytes === 0)
     if (reported) Object.assign(reported, { bytes: reported.bytes + bodySize, bodyBytes: bodySize, line: `${reported.line} (body ${Math.round(bodySize / 100) / 10} kB: resource timing)` })
-    else requests.push({ url, bytes: transferSize, bodyBytes: bodySize, line: `(resource timing) ${Math.round(transferSize / 100) / 10} kB ${url.slice(baseUrl.length)}` })
+    else requests.push({ url, bytes: transferSize, bodyBytes: bodySize, line: `(resource timing) ${Math.round(transferSize / 100) / 10} kB ${url.slice(origin.length)}` })
   }
   const frames = logFrames
     ? [...(await page.evaluate(() => (window as unknown as { frameLog: string[] }).frameLog)), `${Math.round(ms)} ms map ready`].sort((a, b) => parseInt(a) - parseInt(b))
     : []
+  const mapHeight = await page.evaluate(() => document.querySelector('.map-frame')?.getBoundingClientRect().height ?? 0)
   await context.close()
   // Downloads, not requests: MapLibre asks again for a tile it enlarges, and the browser's cache
   // answers (0 bytes); a revalidation answered 304 carries headers but no body.
   const counts = new Map<string, number>()
   for (const { url, bodyBytes } of requests) if (bodyBytes > 0) counts.set(url, (counts.get(url) ?? 0) + 1)
-  const repeated = [...counts].filter(([, count]) => count > 1).map(([url, count]) => `${url.slice(baseUrl.length)} ×${count}`)
-  return { ms, bytes: requests.reduce((sum, { bytes }) => sum + bytes, 0), requests: requests.length, repeated, trace: [...requests.map(({ line }) => line), ...frames] }
+  const repeated = [...counts].filter(([, count]) => count > 1).map(([url, count]) => `${url.slice(origin.length)} ×${count}`)
+  return {
+    ms,
+    bytes: requests.reduce((sum, { bytes }) => sum + bytes, 0),
+    requests: requests.length,
+    repeated,
+    trace: [...requests.map(({ line }) => line), ...frames],
+    mapHeight,
+    featureUrls: [...new Set(requests.map(({ url }) => url).filter((url) => /\/api\/layers\/\d+\/features\?/.test(url)))],
+  }
 }
 
 /** Resolves once the server says it is ready (a server without that notion: once it answers 200). */
@@ -228,6 +259,7 @@ async function main() {
   // A server left on a port by an interrupted run would be measured instead of this build.
   await assertPortFree(settings.port, 'PHONE_PORT')
   await assertPortFree(settings.brokerPort, 'PHONE_BROKER_PORT')
+  await assertPortFree(settings.floorPort, 'PHONE_FLOOR_PORT')
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-phone-bench-'))
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -269,14 +301,30 @@ async function main() {
 
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
     try {
-      // The server's caches as a citizen after the first one finds them.
-      await visit(browser, DESKTOP, false)
+      // The server's caches as a citizen after the first one finds them; the map's size and data for the floor.
+      const warm = await visit(browser, PHONE, false)
+      const points: Record<string, Buffer> = {}
+      for (const url of warm.featureUrls) points[`layer-${/layers\/(\d+)/.exec(url)![1]}`] = gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer()))
+      const floorUrl = `http://127.0.0.1:${settings.floorPort}/phone?${[...Object.keys(points).map((name) => `data=${name}`), `height=${Math.round(warm.mapHeight)}`].join('&')}`
+      const floor = await startMapFloor({ port: settings.floorPort, basemapTile: (address) => `${baseUrl}/basemap/tiles/${address}`, points })
 
-      log(`phone on slow 4G (150 ms, 1.6 Mbps, CPU ×${CPU_SLOWDOWN}), cold browser cache, ${settings.runs} runs`)
+      log(`phone on slow 4G (150 ms, 1.6 Mbps, CPU ×${CPU_SLOWDOWN}), cold browser cache, ${settings.runs} runs, each followed by the floor's`)
       const phone: Visit[] = []
-      for (let run = 0; run < settings.runs; run++) phone.push(await visit(browser, PHONE, true))
-      // One more visit, not counted: the frame log's wrappers cost the page some time.
-      if (settings.trace) console.log((await visit(browser, PHONE, true, true)).trace.map((line) => `      ${line}`).join('\n'))
+      const bare: Visit[] = []
+      try {
+        for (let run = 0; run < settings.runs; run++) {
+          phone.push(await visit(browser, PHONE, true))
+          bare.push(await visit(browser, PHONE, true, { url: floorUrl }))
+        }
+        // One more visit each, not counted: the frame log's wrappers cost the page some time.
+        if (settings.trace) {
+          for (const [name, url] of [['home page', `${baseUrl}/`], ['bare MapLibre page', floorUrl]]) {
+            console.log(`    ${name}:\n${(await visit(browser, PHONE, true, { url, logFrames: true })).trace.map((line) => `      ${line}`).join('\n')}`)
+          }
+        }
+      } finally {
+        floor.close()
+      }
       const ms = median(phone.map((one) => one.ms))
       record({
         name: 'home page map ready on a phone on slow 4G, cold cache (median)',
@@ -286,6 +334,14 @@ async function main() {
         pass: ms <= 5000,
         note: `runs ms [${phone.map((one) => Math.round(one.ms)).join(', ')}]`,
       })
+      const floorMs = median(bare.map((one) => one.ms))
+      record({
+        name: 'bare MapLibre page, same profile, map, basemap and points: map ready (median)',
+        value: Math.round(floorMs),
+        unit: 'ms',
+        note: `runs ms [${bare.map((one) => Math.round(one.ms)).join(', ')}]; ${round(median(bare.map((one) => one.bytes)) / 1000, 0)} kB until ready; ${Object.keys(points).length} layers' points as circles in a ${Math.round(warm.mapHeight)} px high map`,
+      })
+      record({ name: 'home page ÷ bare MapLibre page (medians)', value: round(ms / floorMs, 2), unit: '×', note: `${Math.round(ms - floorMs)} ms more` })
       const bytes = median(phone.map((one) => one.bytes))
       record({ name: 'bytes transferred until the map is ready (median)', value: round(bytes / 1000, 0), unit: 'kB', note: `${phone[0].requests} requests in the first run` })
       const repeated = [...new Set(phone.flatMap((one) => one.repeated))]
