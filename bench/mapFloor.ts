@@ -1,6 +1,7 @@
 // The floor of the map benchmarks: a bare MapLibre page drawing the same data over the same basemap
-// as the app's map, with nothing else on the page. No app imports but the basemap's style: the
-// floor measures MapLibre, the host and the browser, not the app.
+// as the app's map, with nothing else on the page. Of the app it takes only the basemap's style,
+// the tiles' layer name and how a first view fits the data: the floor measures MapLibre, the host
+// and the browser, not the app.
 
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
@@ -8,6 +9,8 @@ import path from 'node:path'
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib'
 
 import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '../src/layers/shared/tileFeatures'
+import type { Feature } from '../src/ngsi'
+import { boxOfFeatures, FIT_OPTIONS, fittable, unionOf } from '../src/blocks/MapView/bounds'
 import { offlineStyle } from '../src/map/style'
 
 export type MapFloorOptions = {
@@ -21,8 +24,6 @@ export type MapFloorOptions = {
 }
 
 const CIRCLE_PAINT = { 'circle-radius': 5, 'circle-color': '#d81b60', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 }
-/** How the app fits a first view to its data (src/blocks/MapView/MapCanvas.tsx). */
-const FIT_OPTIONS = { padding: 40, maxZoom: 16 }
 
 /**
  * `/`: a 1150 × 480 map at Santander; `?data=<name>` or `?tiles` adds the points once the map has
@@ -51,17 +52,7 @@ map.on('load', async () => {
 </script></body></html>`
 }
 
-type Collection = { features: { geometry?: { type: string; coordinates: unknown } | null }[] }
-
-function boundsOf(collections: Collection[]): [number, number, number, number] | undefined {
-  const points = collections.flatMap(({ features }) =>
-    features.flatMap(({ geometry }) => (geometry?.type === 'Point' ? [geometry.coordinates as [number, number]] : [])),
-  )
-  if (!points.length) return undefined
-  const lons = points.map(([lon]) => lon)
-  const lats = points.map(([, lat]) => lat)
-  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)]
-}
+type Collection = { features: Feature[] }
 
 /**
  * `/phone?data=<name>&data=…&height=<px>`: a phone page whose only content is a full-width map of
@@ -71,6 +62,7 @@ function boundsOf(collections: Collection[]): [number, number, number, number] |
  */
 function phonePage(port: number, names: string[], collections: Collection[], height: number): string {
   const basemap = offlineStyle(`http://127.0.0.1:${port}/basemap/{z}/{x}/{y}`)
+  const box = unionOf(collections.map(({ features }) => boxOfFeatures(features)))
   const style = {
     ...basemap,
     sources: { ...basemap.sources, ...Object.fromEntries(names.map((name, index) => [`points-${name}`, { type: 'geojson', data: collections[index] }])) },
@@ -82,7 +74,7 @@ function phonePage(port: number, names: string[], collections: Collection[], hei
 <script type="module">
 import { Map, setWorkerUrl } from '/maplibre-gl.mjs'
 setWorkerUrl('/maplibre-gl-worker.mjs')
-const map = new Map({ container: 'map', style: ${JSON.stringify(style)}, bounds: ${JSON.stringify(boundsOf(collections))}, fitBoundsOptions: ${JSON.stringify(FIT_OPTIONS)}, fadeDuration: 0 })
+const map = new Map({ container: 'map', style: ${JSON.stringify(style)}, bounds: ${JSON.stringify(box && fittable(box))}, fitBoundsOptions: ${JSON.stringify(FIT_OPTIONS)}, fadeDuration: 0 })
 map.once('load', () => document.querySelector('.map-frame').setAttribute('aria-busy', 'false'))
 </script></body></html>`
 }
@@ -106,8 +98,8 @@ const brotli = (bytes: Buffer) => brotliCompressSync(bytes, { params: { [constan
 
 export function startMapFloor({ port, basemapTile, points = {}, layerTile }: MapFloorOptions): Promise<http.Server> {
   const dist = path.join('node_modules', 'maplibre-gl', 'dist')
-  // MapLibre's files as the app's build keeps them (src/server/precompressed.ts): brotli, once.
-  // Compressed before the first visit: brotli's best quality takes seconds for MapLibre's bundle.
+  // MapLibre's files as the app's build keeps them (src/server/precompressed.ts): brotli at its best
+  // quality, seconds for MapLibre's bundle, so before the first visit.
   const files = new Map(
     ['maplibre-gl.mjs', 'maplibre-gl-worker.mjs', 'maplibre-gl.css'].map((name) => {
       const raw = readFileSync(path.join(dist, name))

@@ -22,9 +22,9 @@
  * Environment: BENCH_BUILD=true rebuilds; PHONE_PORT (3520), PHONE_BROKER_PORT (1547), PHONE_RUNS
  * (5), PHONE_RESTARTS (3), PHONE_FLOOR_PORT (3521), PHONE_CPU_SLOWDOWN (4), PHONE_PIXEL_RATIO (2),
  * CHROMIUM_PATH; PHONE_TRACE=true makes one more phone visit to each page, not counted, and prints
- * each of its requests (start, end, size) and its timeline (animation-frame callbacks over 15 ms, long tasks, the map worker's start and first
- * answer, the map canvas's creation, each WebGL program's link and first draw), to see what the map
- * waits for. Writes bench/results/phone.json.
+ * each of its requests (start, end, size) and its timeline (animation-frame callbacks over 15 ms,
+ * long tasks, the map worker's start and first answer, the map canvas's creation, each WebGL
+ * program's link and first draw), to see what the map waits for. Writes bench/results/phone.json.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'

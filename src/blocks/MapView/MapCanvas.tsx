@@ -30,7 +30,7 @@ import type { Feature } from '@/ngsi'
 import { featureName, featureWithId } from '@/layers/shared/format'
 import type { DashboardLayer } from '@/layers/shared/types'
 
-import { boxOfFeatures, fittable, unionOf } from './bounds'
+import { boxOfFeatures, FIT_OPTIONS, fittable, unionOf } from './bounds'
 import { FeaturePopup } from './FeaturePopup'
 import { mapFor } from './mapRegistry'
 import { ALERT_RING_FILTER, alertRingPaint, circlePaint, clusterPaint, symbolLayout, symbolPaint } from './paint'
@@ -79,9 +79,6 @@ type OpenPopup = {
 }
 
 type ClusterLabel = { key: string; longitude: number; latitude: number; count: string }
-
-/** How a first view fits the data. */
-const FIT_OPTIONS = { padding: 40, maxZoom: 16 }
 
 /** Labels are DOM elements: enough for every bubble on a screen, never thousands. */
 const MAX_CLUSTER_LABELS = 300

@@ -5,6 +5,9 @@ import type { Feature, Position } from '@/ngsi'
 /** [west, south, east, north] in degrees. */
 export type Box = [number, number, number, number]
 
+/** How a first view fits the data. */
+export const FIT_OPTIONS = { padding: 40, maxZoom: 16 }
+
 const positionsOf = (coordinates: unknown): Position[] => {
   if (!Array.isArray(coordinates)) return []
   if (coordinates.length >= 2 && typeof coordinates[0] === 'number') return [coordinates as Position]
