@@ -46,7 +46,10 @@ const nextConfig = {
   rewrites: async () => ({ beforeFiles: [], afterFiles: localeRewrites(), fallback: [] }),
   images: { localPatterns: [{ pathname: '/api/media/file/**' }] },
   // Read from disk by the worker route; the standalone output must ship it.
-  outputFileTracingIncludes: { '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'] },
+  outputFileTracingIncludes: {
+    '/vendor/maplibre-gl.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl.mjs'],
+    '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'],
+  },
 }
 
 const withNextIntl = createNextIntlPlugin('./src/i18n/request.ts')

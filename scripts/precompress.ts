@@ -1,6 +1,6 @@
 /**
  * The build's last step: every static file the standalone server sends (Next's `/_next/static`,
- * MapLibre's worker, the bundled basemap) compressed once, with brotli at its best and gzip at
+ * MapLibre and its worker, the bundled basemap) compressed once, with brotli at its best and gzip at
  * level 9, into `.next/precompressed` with a manifest the server hook reads at start
  * (src/server/precompressed.ts).
  */
@@ -14,7 +14,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import pLimit from 'p-limit'
 
 import { type Encoding, ENCODINGS, MANIFEST_FILE, PRECOMPRESSED_DIR, type PrecompressedManifest } from '../src/server/precompressed'
-import { MAPLIBRE_WORKER_FILE, MAPLIBRE_WORKER_HEADERS, MAPLIBRE_WORKER_PATH } from '../src/map/worker'
+import { MAPLIBRE_FILE, MAPLIBRE_HEADERS, MAPLIBRE_PATH, MAPLIBRE_WORKER_FILE, MAPLIBRE_WORKER_PATH } from '../src/map/maplibreFiles'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 const STATIC_TYPES: Record<string, string> = {
@@ -51,14 +51,11 @@ function nextStaticSources(standaloneDir: string): Source[] {
 }
 
 /** The app routes whose answer never changes within a build. */
-const appRouteSources = (): Source[] => [
-  {
-    url: MAPLIBRE_WORKER_PATH,
-    type: MAPLIBRE_WORKER_HEADERS['Content-Type'],
-    cacheControl: MAPLIBRE_WORKER_HEADERS['Cache-Control'],
-    bytes: readFileSync(MAPLIBRE_WORKER_FILE),
-  },
-]
+const appRouteSources = (): Source[] =>
+  [
+    [MAPLIBRE_PATH, MAPLIBRE_FILE],
+    [MAPLIBRE_WORKER_PATH, MAPLIBRE_WORKER_FILE],
+  ].map(([url, file]) => ({ url, type: MAPLIBRE_HEADERS['Content-Type'], cacheControl: MAPLIBRE_HEADERS['Cache-Control'], bytes: readFileSync(file) }))
 
 /** Writes `<standaloneDir>/.next/precompressed` afresh; returns the bytes before and after (brotli). */
 export async function precompressAssets(standaloneDir: string): Promise<{ assets: number; rawBytes: number; brotliBytes: number }> {

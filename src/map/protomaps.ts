@@ -3,16 +3,17 @@
  * the `pmtiles` reader and the style layers stay out of every other map page.
  */
 import { layers, namedFlavor } from '@protomaps/basemaps'
-import { addProtocol, type StyleSpecification } from 'maplibre-gl'
+import type { StyleSpecification } from 'maplibre-gl'
 import { Protocol } from 'pmtiles'
 
+import { loadMapLibre } from './loadMapLibre'
 import { PROTOMAPS_ASSETS } from './style'
 
 let registered = false
 
-export function protomapsStyle(archive: string, lang = 'en'): StyleSpecification {
+export async function protomapsStyle(archive: string, lang = 'en'): Promise<StyleSpecification> {
   if (!registered) {
-    addProtocol('pmtiles', new Protocol().tile)
+    ;(await loadMapLibre()).addProtocol('pmtiles', new Protocol().tile)
     registered = true
   }
   return {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 
-import { MAPLIBRE_WORKER_PATH } from '@/map/worker'
+import { MAPLIBRE_WORKER_PATH } from '@/map/maplibreFiles'
 
 // Debian's Chromium, never a downloaded one; flags keep it off the (closed) network.
 const CHROMIUM_ARGS = [

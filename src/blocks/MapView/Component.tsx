@@ -6,6 +6,7 @@ import { type ComponentType, type RefObject, useEffect, useMemo, useRef, useStat
 import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLayersData, usePageReader, usePresentation } from '@/components/dashboard/DashboardProvider'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
+import { loadMapLibre } from '@/map/loadMapLibre'
 import { chooseBasemap } from '@/map/style'
 import type { Feature } from '@/ngsi'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
@@ -19,17 +20,17 @@ import { MarkerSymbol } from './MarkerSymbol'
 import { probeableStyle, probeStyle } from './styleProbe'
 
 // Not in the page's first load (next/dynamic would be: App Router preloads its chunks); the page
-// prefetches its files at idle priority instead (MapCodePrefetch). MapLibre is in the same chunk
-// group: one round of downloads.
-const loadMapCanvas = () => import('./MapCanvas')
+// prefetches its files and MapLibre's at idle priority instead (MapCodePrefetch), and both are
+// asked for at once: one round of downloads.
+const loadMapCode = () => Promise.all([import('./MapCanvas'), loadMapLibre()]).then(([module]) => module)
 
 type MapCode = { status: 'waiting' } | { status: 'ready'; MapCanvas: ComponentType<MapCanvasProps> } | { status: 'failed' }
 
 /**
  * The map's component, once it is wanted and its code is in: wanted when the map is near the
  * viewport, or else as soon as the page has loaded (its own scripts have run; waiting for an idle
- * moment on top had cost a slow phone up to half a second), and MapLibre's worker has read its
- * script (src/blocks/MapView/MapCanvas.tsx: workerScriptRead). Rendered from the loaded module, not
+ * moment on top had cost a slow phone up to half a second), and MapLibre has run and its worker
+ * has read its script (src/map/loadMapLibre.ts). Rendered from the loaded module, not
  * through React.lazy: a Suspense boundary's content is revealed up to 300 ms late (React batches
  * reveals), and by then the code is in anyway.
  */
@@ -54,9 +55,8 @@ function useMapCode(frame: RefObject<HTMLElement | null>): { code: MapCode; retr
     if (document.readyState === 'complete') want()
     else window.addEventListener('load', want, { once: true })
     // Its code is on its way already (prefetched): this only makes it count for the page.
-    loadMapCanvas().then(
-      async (module) => {
-        await module.workerScriptRead
+    loadMapCode().then(
+      (module) => {
         loaded = { status: 'ready', MapCanvas: module.default }
         show()
       },

@@ -3,7 +3,6 @@
 import 'maplibre-gl/dist/maplibre-gl.css'
 
 import type { GeoJSONSource, Map as MapInstance, MapLibreEvent } from 'maplibre-gl'
-import * as maplibre from 'maplibre-gl'
 import { useTranslations } from 'next-intl'
 import { type KeyboardEvent as ReactKeyboardEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
@@ -24,7 +23,7 @@ import { useDashboard, usePresentation } from '@/components/dashboard/DashboardP
 import { DEFAULT_LOCALE } from '@/i18n/locales'
 import { readersFeatureFromTile, TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '@/layers/shared/tileFeatures'
 import { type MarkerImage, markerImage, markerImageId, type MarkerShape, MARKER_SHAPES } from '@/map/markers'
-import { MAPLIBRE_WORKER_PATH, MAPLIBRE_WORKER_URL } from '@/map/worker'
+import { loadedMapLibre } from '@/map/loadMapLibre'
 import { type Basemap, BASEMAP_TIMEOUT_MS, mapboxRequestUrl } from '@/map/style'
 import type { Feature } from '@/ngsi'
 import { featureName, featureWithId } from '@/layers/shared/format'
@@ -82,36 +81,6 @@ type ClusterLabel = { key: string; longitude: number; latitude: number; count: s
 
 /** Labels are DOM elements: enough for every bubble on a screen, never thousands. */
 const MAX_CLUSTER_LABELS = 300
-
-// MapLibre's workers start as soon as this chunk has run, not when React first creates the map:
-// their script compiles while the page renders the map frame and the layers' data.
-maplibre.setWorkerUrl(MAPLIBRE_WORKER_URL)
-const workerStartedAt = performance.now()
-maplibre.prewarm()
-
-/** Longest wait for the worker's script before the map is made anyway (a browser may not report it). */
-const WORKER_SCRIPT_WAIT_MS = 1_000
-
-/**
- * Resolves once the worker's script has been read (from the cache the page prefetched it into), or
- * after WORKER_SCRIPT_WAIT_MS. Chrome starts a worker through tasks of the page's main thread: a map
- * made at once kept that thread busy and the worker's start waited for it, where the map has to wait
- * for the worker anyway (its basemap tiles and data are read there).
- */
-export const workerScriptRead: Promise<void> = new Promise((resolve) => {
-  const read = (entries: PerformanceEntryList) => entries.some((entry) => entry.name.includes(MAPLIBRE_WORKER_PATH) && entry.startTime >= workerStartedAt)
-  if (typeof PerformanceObserver === 'undefined') return resolve()
-  const observer = new PerformanceObserver((list) => {
-    if (!read(list.getEntries())) return
-    observer.disconnect()
-    resolve()
-  })
-  observer.observe({ type: 'resource', buffered: true })
-  setTimeout(() => {
-    observer.disconnect()
-    resolve()
-  }, WORKER_SCRIPT_WAIT_MS)
-})
 
 /** Each shape's image, worked out once a page: the arithmetic is tens of milliseconds on a slow phone. */
 const markerImages: Partial<Record<MarkerShape, MarkerImage>> = {}
@@ -430,9 +399,8 @@ export default function MapCanvas({ mapId, label, center, basemap, token, layers
     <>
       <Map
         ref={setMap}
-        // Given, not left to react-map-gl: it would import MapLibre only once this map renders, a
-        // second download after this chunk's; given here, both arrive together.
-        mapLib={maplibre}
+        // Given, not left to react-map-gl: it would import MapLibre's webpack build instead.
+        mapLib={loadedMapLibre()}
         initialViewState={initialView}
         mapStyle={mapStyle}
         transformRequest={(url) => ({ url: mapboxRequestUrl(url, token) })}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
-import { MAPLIBRE_WORKER_URL } from '@/map/worker'
+import { MAPLIBRE_URL, MAPLIBRE_WORKER_URL } from '@/map/maplibreFiles'
 
 /** How Next names the map canvas's dynamic import (src/blocks/MapView/Component.tsx) in its loadable manifest. */
 const MAP_CANVAS_IMPORT = 'blocks/MapView/Component.tsx -> ./MapCanvas'
@@ -9,8 +9,8 @@ const MAP_CANVAS_IMPORT = 'blocks/MapView/Component.tsx -> ./MapCanvas'
 let files: string[] | undefined
 
 /**
- * The map's code (MapLibre, its worker and their CSS) by the URLs the build gave them, from the
- * loadable manifest Next writes for every dynamic import. Empty where there is no build to read
+ * The map's code (its component and CSS by the URLs the build gave them, from the loadable manifest
+ * Next writes for every dynamic import; MapLibre and its worker from /vendor). Empty where there is no build to read
  * (`next dev`, tests): the map then loads as before, only later.
  */
 function mapCodeUrls(): string[] {
@@ -22,7 +22,7 @@ function mapCodeUrls(): string[] {
       files = []
     }
   }
-  return [...files, MAPLIBRE_WORKER_URL]
+  return [...files, MAPLIBRE_URL, MAPLIBRE_WORKER_URL]
 }
 
 /**

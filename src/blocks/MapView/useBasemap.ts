@@ -30,7 +30,8 @@ export function useBasemap(basemap: Basemap) {
   useEffect(() => {
     if (!archive) return
     import('@/map/protomaps')
-      .then(({ protomapsStyle }) => setRemote(protomapsStyle(archive)))
+      .then(({ protomapsStyle }) => protomapsStyle(archive))
+      .then(setRemote)
       .catch(() => setFallback('error'))
   }, [archive])
 

@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { chooseEncoding, loadPrecompressedAssets, MANIFEST_FILE, PRECOMPRESSED_DIR, type PrecompressedManifest } from '@/server/precompressed'
-import { MAPLIBRE_WORKER_FILE } from '@/map/worker'
+import { MAPLIBRE_FILE, MAPLIBRE_WORKER_FILE } from '@/map/maplibreFiles'
 
 import { precompressAssets } from '../../../scripts/precompress'
 
@@ -88,13 +88,15 @@ describe('precompressed static answers: the build step and the server hook toget
     rmSync(standalone, { recursive: true, force: true })
   })
 
-  it('lists Next static files and the MapLibre worker, each once per encoding', () => {
+  it('lists Next static files, MapLibre and its worker, each once per encoding', () => {
     const manifest = JSON.parse(readFileSync(path.join(outDir, MANIFEST_FILE), 'utf8')) as PrecompressedManifest
-    expect(Object.keys(manifest).sort()).toEqual(['/_next/static/chunks/app/(frontend)/[slug]/page-abc.js', '/_next/static/css/site.css', '/vendor/maplibre-gl-worker.mjs'].sort())
+    expect(Object.keys(manifest).sort()).toEqual(['/_next/static/chunks/app/(frontend)/[slug]/page-abc.js', '/_next/static/css/site.css', '/vendor/maplibre-gl.mjs', '/vendor/maplibre-gl-worker.mjs'].sort())
     // Files too small to gain, and types that are not text, are left to Next.
     expect(manifest['/_next/static/chunks/tiny.js']).toBeUndefined()
     expect(manifest['/_next/static/css/site.css']).toMatchObject({ type: 'text/css; charset=UTF-8', cacheControl: 'public, max-age=31536000, immutable' })
-    expect(manifest['/vendor/maplibre-gl-worker.mjs']).toMatchObject({ type: 'text/javascript; charset=utf-8', cacheControl: 'public, max-age=31536000, immutable' })
+    for (const vendor of ['/vendor/maplibre-gl.mjs', '/vendor/maplibre-gl-worker.mjs']) {
+      expect(manifest[vendor]).toMatchObject({ type: 'text/javascript; charset=utf-8', cacheControl: 'public, max-age=31536000, immutable' })
+    }
   })
 
   it('sends the bytes each encoding was made from, as the browser asks for them', async () => {
@@ -102,6 +104,7 @@ describe('precompressed static answers: the build step and the server hook toget
       // As a browser asks for a chunk under a dynamic segment: the brackets percent-encoded.
       ['/_next/static/chunks/app/(frontend)/%5Bslug%5D/page-abc.js', Buffer.from(chunk)],
       ['/_next/static/css/site.css', Buffer.from(styles)],
+      ['/vendor/maplibre-gl.mjs?v=6.17.0', readFileSync(MAPLIBRE_FILE)],
       ['/vendor/maplibre-gl-worker.mjs?v=6.17.0', readFileSync(MAPLIBRE_WORKER_FILE)],
     ] as const) {
       const br = await server.get(pathname, { 'accept-encoding': 'gzip, deflate, br' })
