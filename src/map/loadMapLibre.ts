@@ -39,8 +39,7 @@ let failures = 0
  * A failed load is tried again from another URL: the browser keeps a module that failed as failed.
  */
 export function loadMapLibre(): Promise<MapLibreModule> {
-  const url = failures ? `${MAPLIBRE_URL}&retry=${failures}` : MAPLIBRE_URL
-  loading ??= (import(/* webpackIgnore: true */ url) as Promise<MapLibreModule>).then(
+  loading ??= (import(/* webpackIgnore: true */ failures ? `${MAPLIBRE_URL}&retry=${failures}` : MAPLIBRE_URL) as Promise<MapLibreModule>).then(
     async (maplibre) => {
       maplibre.setWorkerUrl(MAPLIBRE_WORKER_URL)
       const startedAt = performance.now()

@@ -9,9 +9,9 @@ const MAP_CANVAS_IMPORT = 'blocks/MapView/Component.tsx -> ./MapCanvas'
 let files: string[] | undefined
 
 /**
- * The map's code (its component and CSS by the URLs the build gave them, from the loadable manifest
- * Next writes for every dynamic import; MapLibre and its worker from /vendor). Empty where there is no build to read
- * (`next dev`, tests): the map then loads as before, only later.
+ * The map's code: its component and CSS by the URLs the build gave them (from the loadable manifest
+ * Next writes for every dynamic import; none where there is no build to read, `next dev` and tests,
+ * and they then load as before, only later), MapLibre and its worker from /vendor.
  */
 function mapCodeUrls(): string[] {
   if (!files) {
