@@ -24,7 +24,10 @@
  * CHROMIUM_PATH; PHONE_TRACE=true makes one more phone visit to each page, not counted, and prints
  * each of its requests (start, end, size) and its timeline (animation-frame callbacks over 15 ms,
  * long tasks, the map worker's start and first answer, the map canvas's creation, each WebGL
- * program's link and first draw), to see what the map waits for. Writes bench/results/phone.json.
+ * program's link and first draw), to see what the map waits for; PHONE_PROFILE_DIR=dir makes one
+ * more visit to each page, not counted, under a CPU profiler and Chromium's tracing, and writes
+ * `home.cpuprofile`, `home.trace.json` and the floor's two there (DevTools' Performance panel opens
+ * them). Writes bench/results/phone.json.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -50,6 +53,7 @@ const settings = {
   restarts: numberSetting('PHONE_RESTARTS', 3),
   floorPort: numberSetting('PHONE_FLOOR_PORT', 3521),
   trace: process.env.PHONE_TRACE === 'true',
+  profileDir: process.env.PHONE_PROFILE_DIR,
   pixelRatio: numberSetting('PHONE_PIXEL_RATIO', 2),
   build: process.env.BENCH_BUILD === 'true' || !existsSync(path.join('.next', 'BUILD_ID')),
 }
@@ -104,9 +108,10 @@ function noteMapReady() {
 const mapReadyAt = () => (window as unknown as { mapReadyAt?: number }).mapReadyAt
 
 /**
- * PHONE_TRACE's log of the page's frames: animation frame callbacks over 15 ms, long tasks, when the
- * map's worker starts and first answers, when the map's canvas is made, and each WebGL program's link
- * and first draw (a new program's first frame waits for the GPU to compile it).
+ * PHONE_TRACE's log of the page's frames: animation frame callbacks over 15 ms (and how many ran in
+ * all), long tasks, when the map's worker starts and first answers, when the map's canvas is made,
+ * and each WebGL program's link and first draw (a new program's first frame waits for the GPU to
+ * compile it).
  * A string: tsx would wrap a function's inner functions in a helper the page does not have.
  */
 const FRAME_LOG = `(() => {
@@ -114,7 +119,9 @@ const FRAME_LOG = `(() => {
   window.frameLog = log
   const at = () => Math.round(performance.now())
   const requestFrame = window.requestAnimationFrame
+  window.animationFrames = 0
   window.requestAnimationFrame = (callback) => requestFrame.call(window, (time) => {
+    window.animationFrames++
     const start = performance.now()
     callback(time)
     const ms = performance.now() - start
@@ -164,6 +171,12 @@ const FRAME_LOG = `(() => {
   }
 })()`
 
+/**
+ * What a PHONE_PROFILE_DIR trace holds: the main thread's tasks by kind (parse, style, layout, paint,
+ * script, waits on the GPU process), where a CPU profile shows only JavaScript.
+ */
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'gpu', 'toplevel', 'loading']
+
 type Visit = {
   ms: number
   bytes: number
@@ -183,16 +196,26 @@ async function visit(
   browser: Browser,
   device: typeof PHONE | typeof DESKTOP,
   throttled: boolean,
-  { url: pageUrl = `${baseUrl}/`, logFrames = false }: { url?: string; logFrames?: boolean } = {},
+  {
+    url: pageUrl = `${baseUrl}/`,
+    logFrames = false,
+    profileTo,
+    traceTo,
+  }: { url?: string; logFrames?: boolean; profileTo?: string; traceTo?: string } = {},
 ): Promise<Visit> {
   const origin = new URL(pageUrl).origin
   const context: BrowserContext = await browser.newContext(device)
   const page = await context.newPage()
-  if (throttled) {
-    const cdp = await context.newCDPSession(page)
+  const cdp = throttled || profileTo ? await context.newCDPSession(page) : undefined
+  if (cdp && throttled) {
     await cdp.send('Network.enable')
     await cdp.send('Network.emulateNetworkConditions', SLOW_4G)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN })
+  }
+  if (cdp && profileTo) {
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 })
+    await cdp.send('Profiler.start')
   }
   // Playwright's own events: they include what MapLibre's workers fetch (the basemap, tiles).
   const finished: Promise<{ url: string; bytes: number; bodyBytes: number; line: string }>[] = []
@@ -211,11 +234,17 @@ async function visit(
     )
   }
   context.on('requestfinished', onFinished)
+  if (traceTo) await browser.startTracing(page, { path: traceTo, categories: TRACE_CATEGORIES })
   await page.addInitScript(noteMapReady)
   if (logFrames) await page.addInitScript({ content: FRAME_LOG })
   await page.goto(pageUrl, { waitUntil: 'commit' })
   // Functions, not strings: the app's CSP forbids evaluating strings.
   const ms = (await (await page.waitForFunction(mapReadyAt, undefined, { timeout: 120_000, polling: 100 })).jsonValue()) as number
+  if (cdp && profileTo) {
+    const { profile } = await cdp.send('Profiler.stop')
+    writeFileSync(profileTo, JSON.stringify(profile))
+  }
+  if (traceTo) await browser.stopTracing()
   // What finishes later is not counted: its sizes, still being read, would fail when the context closes.
   context.off('requestfinished', onFinished)
   const requests = await Promise.all(finished)
@@ -230,7 +259,10 @@ async function visit(
     else requests.push({ url, bytes: transferSize, bodyBytes: bodySize, line: `(resource timing) ${Math.round(transferSize / 100) / 10} kB ${url.slice(origin.length)}` })
   }
   const frames = logFrames
-    ? [...(await page.evaluate(() => (window as unknown as { frameLog: string[] }).frameLog)), `${Math.round(ms)} ms map ready`].sort((a, b) => parseInt(a) - parseInt(b))
+    ? await page.evaluate((readyAt) => {
+        const { frameLog, animationFrames } = window as unknown as { frameLog: string[]; animationFrames: number }
+        return [...frameLog, `${Math.round(readyAt)} ms map ready (${animationFrames} animation frame callbacks by now)`].sort((a, b) => parseInt(a) - parseInt(b))
+      }, ms)
     : []
   const mapHeight = await page.evaluate(() => document.querySelector('.map-frame')?.getBoundingClientRect().height ?? 0)
   await context.close()
@@ -320,6 +352,15 @@ async function main() {
         if (settings.trace) {
           for (const [name, url] of [['home page', `${baseUrl}/`], ['bare MapLibre page', floorUrl]]) {
             console.log(`    ${name}:\n${(await visit(browser, PHONE, true, { url, logFrames: true })).trace.map((line) => `      ${line}`).join('\n')}`)
+          }
+        }
+        if (settings.profileDir) {
+          mkdirSync(settings.profileDir, { recursive: true })
+          for (const [name, url] of [['home', `${baseUrl}/`], ['floor', floorUrl]]) {
+            const profileTo = path.join(settings.profileDir, `${name}.cpuprofile`)
+            const traceTo = path.join(settings.profileDir, `${name}.trace.json`)
+            await visit(browser, PHONE, true, { url, profileTo, traceTo })
+            console.log(`    ${name} page's CPU profile: ${profileTo}; its trace: ${traceTo}`)
           }
         }
       } finally {

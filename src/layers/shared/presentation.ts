@@ -4,6 +4,7 @@
 // Pure and browser-safe: no Node, Next or Payload imports; the locale and the time zone are
 // arguments, never read from a global.
 
+import { dateTimeFormat } from '@/i18n/format'
 import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'
 
 /** How a value is written: a number, a fraction 0–1 shown as a percentage, a whole number, or text as it is. */
@@ -118,7 +119,7 @@ const digitsBySize = (value: number) => (Math.abs(value) >= 100 ? 0 : Math.abs(v
 /** Formatting for one layer's attributes, in one locale and time zone. */
 export function createPresentation(settings: PresentationSettings): Presentation {
   const locale = knownOr(() => Intl.getCanonicalLocales(settings.locale)[0], 'es')
-  const timeZone = knownOr(() => new Intl.DateTimeFormat('en', { timeZone: settings.timeZone }).resolvedOptions().timeZone, DEFAULT_TIME_ZONE)
+  const timeZone = knownOr(() => dateTimeFormat('en', { timeZone: settings.timeZone }).resolvedOptions().timeZone, DEFAULT_TIME_ZONE)
   const byName = new Map((settings.attributes ?? []).map((row) => [row.attribute, row]))
   const units = settings.units ?? {}
   const numberFormats = new Map<string, Intl.NumberFormat>()
@@ -131,8 +132,6 @@ export function createPresentation(settings: PresentationSettings): Presentation
     }
     return format
   }
-  let timeFormat: Intl.DateTimeFormat | undefined
-  let clockFormat: Intl.DateTimeFormat | undefined
 
   const formatNumber = (value: number, decimals?: number) => {
     const fixed = clampDecimals(decimals)
@@ -187,14 +186,12 @@ export function createPresentation(settings: PresentationSettings): Presentation
   const formatClock = (time: string | number | null | undefined) => {
     const at = msOf(time)
     if (!Number.isFinite(at)) return ''
-    clockFormat ??= new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone })
-    return clockFormat.format(at)
+    return dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone }).format(at)
   }
   const formatTime = (time: string | number | null | undefined) => {
     const at = msOf(time)
     if (!Number.isFinite(at)) return ''
-    timeFormat ??= new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
-    return timeFormat.format(at)
+    return dateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(at)
   }
 
   const columnLabel = (name: string) => {

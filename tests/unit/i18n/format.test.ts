@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { fileName } from '@/components/dashboard/download'
-import { formatClock, formatDateTimeWithZone, formatDayTime, formatHour } from '@/i18n/format'
+import { dateTimeFormat, formatClock, formatDateTimeWithZone, formatDayTime, formatHour } from '@/i18n/format'
 
 const AT = '2026-11-26T14:05:09Z'
 
@@ -29,6 +29,26 @@ describe('times in the reader’s locale', () => {
     expect(formatHour(0, 'es')).toBe('00:00')
     expect(formatHour(22, 'pt')).toBe('22:00')
     expect(formatHour(7, 'en')).toMatch(/^07:00\sAM$/)
+  })
+})
+
+describe('formats made once and kept', () => {
+  it('formats each locale and zone as its own, however many are asked for', () => {
+    const zones = Intl.supportedValuesOf('timeZone').slice(0, 150)
+    for (const round of [1, 2]) {
+      for (const zone of zones) {
+        for (const locale of ['es', 'en']) {
+          const expected = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: zone }).format(Date.parse(AT))
+          expect(formatClock(AT, locale, zone), `${locale} ${zone}, round ${round}`).toBe(expected)
+        }
+      }
+    }
+  })
+
+  it('refuses an unknown time zone every time it is asked, not only the first', () => {
+    expect(() => formatClock(AT, 'es', 'Mars/Olympus_Mons')).toThrow(RangeError)
+    expect(() => formatClock(AT, 'es', 'Mars/Olympus_Mons')).toThrow(RangeError)
+    expect(() => dateTimeFormat('es', { timeZone: 'Mars/Olympus_Mons' })).toThrow(RangeError)
   })
 })
 
