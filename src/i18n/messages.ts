@@ -5,6 +5,8 @@ import type english from './messages/en.json'
 export type Messages = typeof english
 
 // One catalogue per locale; `en` is the reference every other must match (tests/unit/i18n).
+// In the Next build the catalogues come compiled (next-intl's `precompile`, next.config.mjs): read
+// through a translator; a message read directly is plain text only when it has no ICU syntax.
 const catalogues: Record<Locale, () => Promise<Messages>> = {
   es: async () => (await import('./messages/es.json')).default,
   pt: async () => (await import('./messages/pt.json')).default,

@@ -84,6 +84,15 @@ describe('message catalogues', () => {
     }
   })
 
+  // The weather route reads these itself, not through a translator, and the build compiles the
+  // catalogues: only a message without ICU syntax stays the text it is written as.
+  it.each(LOCALES)('has weather conditions in %s that are plain text', (locale) => {
+    for (const [key, message] of flatten(catalogues[locale]!.weatherConditions as Catalogue)) {
+      const ast = new IntlMessageFormat(message as string, locale).getAst() as Element[]
+      expect(ast.length === 1 && ast[0]!.type === 0 && ast[0]!.value === message, key).toBe(true)
+    }
+  })
+
   it("lists the same locales in next.config.mjs's rewrites as src/i18n/locales.ts", () => {
     const config = readFileSync(path.join(import.meta.dirname, '../../../next.config.mjs'), 'utf8')
     const line = /const LOCALES = (\[[^\]]*\])/.exec(config)
