@@ -1,5 +1,8 @@
 import { z } from 'zod'
 
+import { dateTimeFormat } from '@/i18n/format'
+import { isTimeZone } from '@/i18n/timeZone'
+
 import type { AlertValue } from './engine'
 import { isAtLeast, type AlertLevel } from './levels'
 import type { AlertRule } from './schema'
@@ -54,15 +57,6 @@ export const placeKey = (layerId: string, city: string, rule: AlertRule, feature
 export const noticesFor = <T extends { level: AlertLevel }>(notices: readonly T[], minimumLevel: AlertLevel): T[] =>
   notices.filter((notice) => isAtLeast(notice.level, minimumLevel))
 
-export const isTimeZone = (zone: string): boolean => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
-
 const hour = z.number().int().min(0).max(23)
 
 /** Quiet hours: from `from`:00 until `until`:00 in `timeZone` (may span midnight); equal hours are refused. */
@@ -80,7 +74,7 @@ const MINUTES_A_DAY = 24 * 60
 
 /** Minutes since local midnight in `timeZone` at `at`. */
 function localMinutes(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at)
+  const parts = dateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at)
   const value = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0)
   return value('hour') * 60 + value('minute')
 }

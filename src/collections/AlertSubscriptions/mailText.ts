@@ -1,4 +1,5 @@
 import type { AlertLevel } from '@/alerts'
+import { dateTimeFormat } from '@/i18n/format'
 
 /**
  * Every word the alert mails say, in one place (ready for translation). Values from editors or
@@ -20,7 +21,7 @@ const levelsFrom: Record<AlertLevel, string> = { info: 'all alerts', warning: 'w
 export type NoticeLine = { level: AlertLevel; message: string; place: string; firedAt: string }
 
 const at = (iso: string, timeZone?: string) =>
-  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: timeZone || 'UTC', timeZoneName: 'short' }).format(new Date(iso))
+  dateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: timeZone || 'UTC', timeZoneName: 'short' }).format(new Date(iso))
 
 export const ALERT_MAIL_TEXT = {
   unsubscribe: 'Unsubscribe (one click)',
