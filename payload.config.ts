@@ -139,7 +139,7 @@ export default buildConfig({
     autoRun: [
       { cron: '* * * * *', queue: 'default', limit: 20 },
       // MAIL_QUEUE_IN_SERVER=false when a worker (`payload jobs:run --queue email`) sends the mail instead.
-      ...(mail && settings.MAIL_QUEUE_IN_SERVER ? [{ cron: '*/5 * * * * *', queue: MAIL_QUEUE, limit: 50 }] : []),
+      ...(mail && settings.MAIL_QUEUE_IN_SERVER ? [{ cron: `*/${settings.MAIL_QUEUE_SECONDS} * * * * *`, queue: MAIL_QUEUE, limit: 50 }] : []),
     ],
     shouldAutoRun: runsJobs,
   },

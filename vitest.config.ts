@@ -54,7 +54,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     sequence: { sequencer: ByFileName },
-    reporters: ['default', './tests/security/tally-reporter.ts'],
+    reporters: ['default', './tests/security/tally-reporter.ts', './tests/timing-reporter.ts'],
     projects: [
       {
         resolve: { alias },

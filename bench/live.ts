@@ -27,7 +27,8 @@ import { chromium } from 'playwright-core'
 import { freePort, startProcess, stopAll, waitForUrl } from '../scripts/processes'
 import { ensureAccounts } from '../tests/helpers/accounts'
 import { startCountingProxy } from '../tests/int/helpers/countingProxy'
-import { freshPostgresDatabase, startAppServer, type AppServer } from '../tests/security/servers'
+import { migratedPostgresDatabase } from '../tests/helpers/migratedDatabases'
+import { startAppServer, type AppServer } from '../tests/security/servers'
 
 import { BenchError, memoryOf, processTree, round, sleep } from './lib'
 
@@ -103,7 +104,7 @@ async function main() {
   await waitForUrl(`${brokerUrl}/version`, { timeoutMs: 30_000, accept: () => true })
   // The servers read the broker through a counting proxy (figure 5); the broker notifies them directly.
   const proxy = await startCountingProxy(brokerUrl)
-  const database = await freshPostgresDatabase('bench_live')
+  const database = await migratedPostgresDatabase('bench_live')
   const servers: AppServer[] = []
   const results: string[] = []
   const report = (line: string) => {

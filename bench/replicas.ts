@@ -19,7 +19,8 @@ import { Redis } from 'ioredis'
 
 import { freePort, startProcess, stopAll, waitForUrl } from '../scripts/processes'
 import { ensureAccounts } from '../tests/helpers/accounts'
-import { freshPostgresDatabase, startAppServer, type AppServer } from '../tests/security/servers'
+import { migratedPostgresDatabase } from '../tests/helpers/migratedDatabases'
+import { startAppServer, type AppServer } from '../tests/security/servers'
 
 import { BenchError, describeLoad, describeLoadAvg, expectOnly, load, round, type LoadSummary } from './lib'
 
@@ -45,7 +46,7 @@ async function main() {
   const brokerPort = await freePort()
   const brokerUrl = `http://127.0.0.1:${brokerPort}`
   startProcess(path.join('node_modules', '.bin', 'tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--entities', String(entities)], { quiet: true })
-  const database = await freshPostgresDatabase('bench_replicas')
+  const database = await migratedPostgresDatabase('bench_replicas')
   const servers: AppServer[] = []
   try {
     await waitForUrl(`${brokerUrl}/version`, { timeoutMs: 30_000, accept: () => true })

@@ -133,6 +133,8 @@ export const envSchema = z
     MAIL_SEND_RATE: optionalString.pipe(z.coerce.number<string>().int().min(1).max(1000).optional()),
     // false: this server never works the mail queue; a worker beside it does (many subscribers).
     MAIL_QUEUE_IN_SERVER: booleanFlag(true),
+    // Seconds between the server's runs of the mail queue: the longest a queued mail waits to leave.
+    MAIL_QUEUE_SECONDS: optionalString.pipe(z.coerce.number<string>().int().min(1).max(59).default(5)),
   })
   .superRefine((env, ctx) => {
     if (env.DEV_AUTO_LOGIN_EMAIL && env.NODE_ENV === 'production') {

@@ -73,8 +73,15 @@ async function open(page: Page, path: string) {
   await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' })
   const maps = await page.locator('.map-frame').count()
   for (let index = 0; index < maps; index++) await page.locator('.map-frame').nth(index).and(page.locator('[aria-busy="false"]')).waitFor({ timeout: 60_000 })
-  await page.waitForTimeout(500)
+  await settled(page)
 }
+
+/** The page's fonts loaded and two frames drawn since: what axe then reads is what a reader sees. */
+const settled = (page: Page) =>
+  page.evaluate(async () => {
+    await document.fonts.ready
+    for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(resolve))
+  })
 
 /** Runs axe with the WCAG 2.1 A/AA tags; every violation is recorded under `label`. */
 async function axe(page: Page, label: string) {
@@ -101,7 +108,8 @@ async function setTheme(page: Page, theme: (typeof THEMES)[number]) {
   await page.evaluate((value) => {
     document.documentElement.dataset.theme = value
   }, theme)
-  await page.waitForTimeout(100)
+  // The themes change colours only, with no transition: drawn in the next frames.
+  await settled(page)
 }
 
 beforeAll(async () => {

@@ -4,12 +4,13 @@ import path from 'node:path'
 
 import type { TestProject } from 'vitest/node'
 
-import { buildProduction } from '../../scripts/build'
-import { migrate, portFromSetting, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
+import { portFromSetting, startProcess, stopAll, waitForUrl } from '../../scripts/processes'
 import { productionServer } from '../../scripts/start'
 import { startFakeGeocoding } from '../../demo/services/geocoding'
 import { startFakeWeather } from '../../demo/services/weather'
 import { reply, startFakeGateway } from '../fakes/gateway'
+import { ensureMigrated } from '../helpers/migratedDatabases'
+import { ensureProductionBuild } from '../helpers/productionBuild'
 
 import { e2eServerEnv } from './own-server'
 
@@ -23,7 +24,7 @@ declare module 'vitest' {
 const bin = (name: string) => path.join('node_modules', '.bin', name)
 
 /**
- * The production build against a fresh SQLite database, migrated by the committed migrations,
+ * The production build against a fresh SQLite database holding the committed migrations' schema,
  * with the demo broker beside it: what `npm run demo` runs, on ports of its own.
  *
  * The server starts with no accounts and no content. Each file makes what it needs (the accounts
@@ -78,8 +79,8 @@ export default async function setup(project: TestProject) {
   try {
     // Hostile names: entity 3 of every type is called <img src=x onerror=alert(1)> (XSS checks).
     startProcess(bin('tsx'), ['demo/broker/cli.ts', '--port', String(brokerPort), '--hostile-names', '--temporal'], { env })
-    await migrate(env)
-    if (process.env.E2E_SKIP_BUILD !== 'true') await buildProduction(env)
+    await ensureMigrated(env.DATABASE_URI!)
+    await ensureProductionBuild()
     const server = productionServer(env, port)
     startProcess(server.command, server.args, { env: server.env })
     await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 90_000 })

@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
-import { freePort, migrate, startProcess, waitForUrl } from '../../scripts/processes'
+import { freePort, startProcess, waitForUrl } from '../../scripts/processes'
 import { productionServer } from '../../scripts/start'
+import { ensureMigrated } from '../helpers/migratedDatabases'
 
 export type OwnServer = { baseUrl: string; stop: () => void }
 
@@ -22,6 +23,8 @@ export function e2eServerEnv(workDir: string, port: number): NodeJS.ProcessEnv {
     NGSI_LD_TENANT: '',
     REDIS_URL: '',
     LOG_LEVEL: 'warn',
+    // Queued mail leaves within a second: cases wait for mail, not for the default 5 s tick.
+    MAIL_QUEUE_SECONDS: '1',
   }
 }
 
@@ -45,7 +48,7 @@ export async function startOwnServer(env: Record<string, string> & { NGSI_LD_BRO
     rmSync(workDir, { recursive: true, force: true })
   }
   try {
-    await migrate(serverEnv)
+    await ensureMigrated(serverEnv.DATABASE_URI!)
     const command = productionServer(serverEnv, port)
     child = startProcess(command.command, command.args, { env: command.env, quiet: true })
     await waitForUrl(`${baseUrl}/api/health`, { timeoutMs: 120_000, accept: (status) => status === 200 })

@@ -7,7 +7,8 @@ import { freePort, startProcess, stopAll, waitForUrl } from '../../scripts/proce
 import { accounts, ensureAccounts, signIn } from '../helpers/accounts'
 import { startCountingProxy } from '../int/helpers/countingProxy'
 import { openEventStream } from '../int/helpers/eventStream'
-import { type AppServer, freshPostgresDatabase, startAppServer } from '../security/servers'
+import { migratedPostgresDatabase } from '../helpers/migratedDatabases'
+import { type AppServer, startAppServer } from '../security/servers'
 
 /*
  * Two production servers behind one imaginary load balancer: one PostgreSQL database, one Redis
@@ -49,7 +50,7 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
     await waitForUrl(`${brokerUrl}/version`, { timeoutMs: 30_000, accept: () => true })
     proxy = await startCountingProxy(brokerUrl)
 
-    const database = await freshPostgresDatabase('replicas')
+    const database = await migratedPostgresDatabase('replicas')
     dropDatabase = database.drop
     const shared = {
       APP_SECRET: randomBytes(32).toString('hex'),
@@ -57,8 +58,7 @@ describe.skipIf(!configured)('two replicas on one PostgreSQL and one Redis', () 
       REDIS_KEY_PREFIX: `citydash-replicas-${process.pid}-${Date.now()}:`,
       LOG_LEVEL: 'error',
     }
-    const a = await startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared })
-    const b = await startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared })
+    const [a, b] = await Promise.all([0, 1].map(() => startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared })))
     replicas = { a, b }
     adminToken = (await ensureAccounts(a.baseUrl, ['admin', 'editor'])).admin.token
   })

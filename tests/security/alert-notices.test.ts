@@ -26,8 +26,8 @@ const subscribe = (body: unknown, ip = newClient()) =>
   fetch(`${app.baseUrl}/api/alerts/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body) })
 const request = (email: string, extra: Record<string, unknown> = {}) => ({ email, layer: layerId, city: 'santander', minimumLevel: 'warning', ...extra })
 const mailsTo = (address: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(address))
-/** The production server's cron sends queued mail every 5 seconds: two ticks and a margin. */
-const queueTicks = () => new Promise((resolve) => setTimeout(resolve, 12_000))
+/** The server's cron sends queued mail every second here (MAIL_QUEUE_SECONDS, tests/security/servers.ts): a fan-out and its mails, with a margin. */
+const queueTicks = () => new Promise((resolve) => setTimeout(resolve, 4_000))
 
 async function confirmFromMail(address: string) {
   const mail = await smtp.waitForMail((candidate) => candidate.envelopeTo.includes(address) && /^Confirm/.test(candidate.subject ?? ''), 30_000)

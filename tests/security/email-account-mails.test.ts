@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { linksOf, type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp'
 import { call, expectRefusal, servers } from './http'
-import { type AppServer, freshPostgresDatabase, startAppServer } from './servers'
+import { migratedPostgresDatabase } from '../helpers/migratedDatabases'
+import { type AppServer, startAppServer } from './servers'
 
 // Password reset and account verification by email on the production build, with a real SMTP
 // server started here, on SQLite and on PostgreSQL with Redis: tokens work once and expire; the
@@ -32,7 +33,7 @@ async function startMailingServer(engine: (typeof engines)[number]): Promise<Mai
     databaseUri = `file:${file}`
     drop = async () => rmSync(file, { force: true })
   } else {
-    const database = await freshPostgresDatabase('mail')
+    const database = await migratedPostgresDatabase('mail')
     databaseUri = database.uri
     drop = database.drop
     Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `citydash-sec-mail-${process.pid}-${Date.now()}:` })

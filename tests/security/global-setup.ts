@@ -8,7 +8,8 @@ import { freePort, startProcess, stopAll, waitForUrl } from '../../scripts/proce
 import { reply, startFakeGateway } from '../fakes/gateway'
 import { ensureAccounts, type Role, ROLES } from '../helpers/accounts'
 
-import { type AppServer, freshPostgresDatabase, startAppServer } from './servers'
+import { migratedPostgresDatabase } from '../helpers/migratedDatabases'
+import { type AppServer, startAppServer } from './servers'
 
 export type SecurityServer = {
   /** The database engine behind this server: every case runs against each. */
@@ -65,7 +66,7 @@ export default async function setup(project: TestProject) {
     cleanups.push(sqlite.stop)
     started.push({ name: 'sqlite', server: sqlite, databaseUri: sqliteUri })
     if (process.env.TEST_POSTGRES_URI) {
-      const database = await freshPostgresDatabase('main')
+      const database = await migratedPostgresDatabase('main')
       cleanups.push(database.drop)
       const postgres = await startAppServer({
         databaseUri: database.uri,

@@ -6,7 +6,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { expectRefusal } from './http'
-import { type AppServer, freshPostgresDatabase, startAppServer } from './servers'
+import { ensureMigrated, migratedPostgresDatabase } from '../helpers/migratedDatabases'
+import { type AppServer, startAppServer } from './servers'
 
 // Two production processes on one empty database per engine (PostgreSQL ones share Redis), behind
 // a trusted proxy so each case can speak as a different client (X-Forwarded-For).
@@ -26,14 +27,14 @@ async function startPair(engine: (typeof engines)[number]): Promise<Pair> {
     databaseUri = `file:${file}`
     drop = async () => rmSync(file, { force: true })
   } else {
-    const database = await freshPostgresDatabase('signin')
+    const database = await migratedPostgresDatabase('signin')
     databaseUri = database.uri
     drop = database.drop
     Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `citydash-sec-signin-${process.pid}-${Date.now()}:` })
   }
-  // One after the other: both migrate the same database before serving it.
-  const a = await startAppServer({ databaseUri, brokerUrl, env })
-  const b = await startAppServer({ databaseUri, brokerUrl, env })
+  // The database is migrated (a template's copy) before either process starts: both start at once.
+  await ensureMigrated(databaseUri)
+  const [a, b] = await Promise.all([startAppServer({ databaseUri, brokerUrl, env }), startAppServer({ databaseUri, brokerUrl, env })])
   return { a, b, cleanup: async () => (a.stop(), b.stop(), await drop()) }
 }
 

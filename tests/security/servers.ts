@@ -3,32 +3,10 @@ import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
-import pg from 'pg'
-
-import { buildIsCurrent, buildProduction } from '../../scripts/build'
-import { freePort, migrate, startProcess, waitForUrl } from '../../scripts/processes'
+import { freePort, startProcess, waitForUrl } from '../../scripts/processes'
 import { productionServer } from '../../scripts/start'
-
-/** A fresh, empty PostgreSQL database on TEST_POSTGRES_URI's server; `drop` removes it. */
-export async function freshPostgresDatabase(tag: string) {
-  const adminUri = process.env.TEST_POSTGRES_URI!
-  const name = `citydash_sec_${tag}_${process.pid}_${Date.now()}`
-  const admin = new pg.Client({ connectionString: adminUri })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE "${name}"`)
-  await admin.end()
-  const uri = new URL(adminUri)
-  uri.pathname = `/${name}`
-  return {
-    uri: uri.toString(),
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: adminUri })
-      await cleanup.connect()
-      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
-      await cleanup.end()
-    },
-  }
-}
+import { ensureMigrated } from '../helpers/migratedDatabases'
+import { ensureProductionBuild } from '../helpers/productionBuild'
 
 export type AppServer = { baseUrl: string; port: number; pid: number; mediaDir: string; stop: () => void }
 
@@ -56,21 +34,23 @@ export function serverEnv(options: AppOptions & { port: number }): NodeJS.Proces
     ENABLE_AI: 'false',
     REDIS_URL: '',
     LOG_LEVEL: 'warn',
+    // Queued mail leaves within a second: cases wait for mail, not for the default 5 s tick.
+    MAIL_QUEUE_SECONDS: '1',
     ...options.env,
   }
 }
 
 /**
- * The production server (`npm start`'s server) on a free port against `databaseUri`, migrated
- * by the committed migrations first, and built first unless `.next` is current.
+ * The production server (`npm start`'s server) on a free port against `databaseUri`, which holds
+ * the committed migrations' schema first (tests/helpers/migratedDatabases.ts), built first unless
+ * `.next` is current.
  */
 export async function startAppServer(options: AppOptions): Promise<AppServer> {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const env = serverEnv({ ...options, port })
-  await migrate(env)
-  // The build prerenders pages, so it needs the settings and a migrated database.
-  if (!(await buildIsCurrent())) await buildProduction(env)
+  await ensureMigrated(options.databaseUri)
+  await ensureProductionBuild()
   const server = productionServer(env, port)
   const logTo = options.logFile ? openSync(options.logFile, 'a') : undefined
   const child = startProcess(server.command, server.args, { env: server.env, quiet: true, logTo })
