@@ -67,7 +67,10 @@ async function runLane(steps: Step[], lane: number, chosen: Set<string> | undefi
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`
-const minutes = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}`
+const minutes = (ms: number) => {
+  const total = Math.round(ms / 1000)
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`
+}
 
 function readTimings(): FileTiming[] {
   if (!existsSync(TIMINGS_DIR)) return []

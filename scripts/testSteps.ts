@@ -11,24 +11,25 @@ export type Step = {
 const vitest = (project: string) => `npx vitest run --project ${project}`
 
 /**
- * Lane 1 holds the steps that mostly compute, lane 2 starts the build at once; each lane's
- * steps follow each other. The end-to-end and security projects share the build, not servers.
+ * Lane 2 starts the build at once; each lane's steps follow each other, and the lanes come out
+ * about as long (the time table of a run shows it). The end-to-end and security projects share
+ * the build, not servers.
  */
 export const LANES: Step[][] = [
   [
     { name: 'lint', command: 'npm run lint' },
     { name: 'unit', command: vitest('unit') },
     { name: 'int (SQLite)', command: vitest('int') },
+    // After the build, so the route types Next writes under .next/types are checked too.
+    { name: 'typecheck', command: 'npm run typecheck', needs: ['build'] },
     { name: 'security', command: vitest('security'), needs: ['build'] },
+    { name: 'replicas', command: vitest('replicas'), needs: ['build'] },
   ],
   [
     { name: 'build', command: 'BUILD_SKIPS_TYPECHECK=true npx tsx tests/helpers/productionBuild.ts' },
-    // After the build, so the route types Next writes under .next/types are checked too.
-    { name: 'typecheck', command: 'npm run typecheck' },
     ...(process.env.TEST_POSTGRES_URI ? [{ name: 'int (PostgreSQL)', command: vitest('int-postgres') }] : []),
     ...(process.env.TEST_MONGODB_URI ? [{ name: 'int (MongoDB)', command: vitest('int-mongodb') }] : []),
     { name: 'e2e', command: vitest('e2e'), needs: ['build'] },
-    { name: 'replicas', command: vitest('replicas'), needs: ['build'] },
     { name: 'commands', command: vitest('commands'), needs: ['build'] },
   ],
 ]

@@ -481,7 +481,8 @@ describe('a map that cooperates: popups that fit, the page that scrolls, the key
       expect(await whollyVisible(page, link, name === 'desktop' ? shapesMap(page) : undefined)).toBe(true)
       await screenshot(page, `map-popup-history-${name}`)
       // The link itself gets the click (nothing covers it), and leads to the history.
-      await link.click({ timeout: 5_000 })
+      // Playwright clicks only once the link is visible, still and the topmost element at its point.
+      await link.click({ timeout: 15_000 })
       await page.waitForURL(/\/layers\/\d+\/history\?/, { timeout: 30_000 })
     })
   }
