@@ -41,8 +41,11 @@ let sqliteTemplate: Promise<string> | undefined
 /** The folder of the migrated SQLite template (the file and its write-ahead log), made once. */
 function migratedSqliteTemplate(): Promise<string> {
   sqliteTemplate ??= (async () => {
-    const dir = path.join(os.tmpdir(), `citydash-migrated-sqlite-${migrationsHash('sqlite')}`)
+    const prefix = 'citydash-migrated-sqlite-'
+    const dir = path.join(os.tmpdir(), `${prefix}${migrationsHash('sqlite')}`)
     if (existsSync(path.join(dir, 'db'))) return dir
+    // Templates of older migrations go.
+    for (const entry of readdirSync(os.tmpdir())) if (entry.startsWith(prefix) && !entry.includes('.')) rmSync(path.join(os.tmpdir(), entry), { recursive: true, force: true })
     const scratch = `${dir}.${process.pid}-${Date.now()}`
     mkdirSync(scratch, { recursive: true })
     await migrate(migrateEnv(`file:${path.join(scratch, 'db')}`))
@@ -99,8 +102,12 @@ function migratedPostgresTemplate(adminUri: string): Promise<string> {
     try {
       const found = await admin.query('SELECT datistemplate FROM pg_database WHERE datname = $1', [name])
       if (found.rows[0]?.datistemplate) return name
-      // A template left half-made by a run that was stopped is made again.
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+      // A template left half-made by a run that was stopped is made again; those of older migrations go.
+      const stale = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'citydash\\_template\\_%'`)
+      for (const { datname } of stale.rows as { datname: string }[]) {
+        await admin.query(`ALTER DATABASE "${datname}" WITH IS_TEMPLATE false`)
+        await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`)
+      }
       await admin.query(`CREATE DATABASE "${name}"`)
       await migrate(migrateEnv(databaseUri(adminUri, name)))
       await admin.query(`ALTER DATABASE "${name}" WITH IS_TEMPLATE true`)
