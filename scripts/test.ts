@@ -48,21 +48,27 @@ function run(step: Step): Promise<boolean> {
   })
 }
 
+/** Each step's outcome once it is known, so a step in one lane can wait for its need in the other. */
+const settled = new Map<string, { promise: Promise<Outcome>; resolve: (outcome: Outcome) => void }>()
+for (const step of LANES.flat()) {
+  let resolve!: (outcome: Outcome) => void
+  settled.set(step.name, { promise: new Promise((done) => (resolve = done)), resolve })
+}
+
 async function runLane(steps: Step[], lane: number, chosen: Set<string> | undefined) {
   for (const step of steps) {
     if (chosen && !chosen.has(step.name)) continue
-    // A need in the other lane is waited for.
-    while ((step.needs ?? []).some((need) => !outcomes.has(need))) await new Promise((resolve) => setTimeout(resolve, 500))
+    const needs = await Promise.all((step.needs ?? []).map((need) => settled.get(need)!.promise))
     const startedMs = Date.now() - runStart
-    if ((step.needs ?? []).some((need) => outcomes.get(need)?.status !== 'passed')) {
-      outcomes.set(step.name, { step, lane, startedMs, wallMs: 0, status: 'skipped' })
-      continue
+    let status: Outcome['status'] = 'skipped'
+    if (needs.every((need) => need.status === 'passed')) {
+      process.stdout.write(`▶ ${step.name}: ${step.command}\n`)
+      status = (await run(step)) ? 'passed' : 'failed'
     }
-    process.stdout.write(`▶ ${step.name}: ${step.command}\n`)
-    const passed = await run(step)
-    const outcome: Outcome = { step, lane, startedMs, wallMs: Date.now() - runStart - startedMs, status: passed ? 'passed' : 'failed' }
+    const outcome: Outcome = { step, lane, startedMs, wallMs: Date.now() - runStart - startedMs, status }
     outcomes.set(step.name, outcome)
-    process.stdout.write(`${passed ? '✓' : '✗'} ${step.name} ${passed ? 'passed' : 'FAILED'} in ${seconds(outcome.wallMs)}\n`)
+    settled.get(step.name)!.resolve(outcome)
+    if (status !== 'skipped') process.stdout.write(`${status === 'passed' ? '✓' : '✗'} ${step.name} ${status === 'passed' ? 'passed' : 'FAILED'} in ${seconds(outcome.wallMs)}\n`)
   }
 }
 
@@ -105,8 +111,8 @@ function report() {
     failed: 0,
     skipped: 0,
   })
-  // A step that failed outside any test file (lint, typecheck, the build) counts as one failure.
-  const failedSteps = [...outcomes.values()].filter((outcome) => outcome.status === 'failed' && !outcome.step.command.includes('vitest')).length
+  // A step that failed with no failed case to show for it (lint, the build, a project's setup) counts as one failure.
+  const failedSteps = [...outcomes.values()].filter(({ step, status }) => status === 'failed' && !(step.project && byProject.get(step.project)?.failed)).length
   lines.push('', `tests: ${total.passed} passed, ${total.failed + failedSteps} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`, '')
   process.stdout.write(lines.join('\n'))
 }

@@ -24,8 +24,8 @@ function migrationsHash(dialect: 'sqlite' | 'postgres'): string {
   return hash.digest('hex').slice(0, 16)
 }
 
-/** Settings `payload migrate` needs to load the config; the database is the only one that matters. */
-const migrateEnv = (databaseUri: string): NodeJS.ProcessEnv => ({
+/** Settings that load the config on `databaseUri` and reach nothing outside: no broker, AI or Redis. */
+export const offlineSettings = (databaseUri: string): NodeJS.ProcessEnv => ({
   ...process.env,
   DATABASE_URI: databaseUri,
   APP_SECRET: 'template-database-secret-0123456789abcdef',
@@ -48,7 +48,7 @@ function migratedSqliteTemplate(): Promise<string> {
     for (const entry of readdirSync(os.tmpdir())) if (entry.startsWith(prefix) && !entry.includes('.')) rmSync(path.join(os.tmpdir(), entry), { recursive: true, force: true })
     const scratch = `${dir}.${process.pid}-${Date.now()}`
     mkdirSync(scratch, { recursive: true })
-    await migrate(migrateEnv(`file:${path.join(scratch, 'db')}`))
+    await migrate(offlineSettings(`file:${path.join(scratch, 'db')}`))
     try {
       renameSync(scratch, dir)
     } catch {
@@ -109,7 +109,7 @@ function migratedPostgresTemplate(adminUri: string): Promise<string> {
         await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`)
       }
       await admin.query(`CREATE DATABASE "${name}"`)
-      await migrate(migrateEnv(databaseUri(adminUri, name)))
+      await migrate(offlineSettings(databaseUri(adminUri, name)))
       await admin.query(`ALTER DATABASE "${name}" WITH IS_TEMPLATE true`)
       return name
     } finally {
@@ -150,5 +150,5 @@ export async function migratedPostgresDatabase(tag: string) {
 export async function ensureMigrated(databaseUri: string): Promise<void> {
   if (databaseUri.startsWith('file:')) return migratedSqliteFile(databaseUri.slice('file:'.length))
   const migrated = await withClient(databaseUri, async (client) => (await client.query(`SELECT to_regclass('payload_migrations') AS found`)).rows[0]?.found)
-  if (!migrated) await migrate(migrateEnv(databaseUri))
+  if (!migrated) await migrate(offlineSettings(databaseUri))
 }

@@ -1,38 +1,26 @@
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 import { buildIsCurrent, buildProduction } from '../../scripts/build'
-import { migrate } from '../../scripts/processes'
+
+import { ensureMigrated, offlineSettings } from './migratedDatabases'
 
 /**
  * The one production build a test run shares (end-to-end, security, replicas, README's commands):
- * made unless `.next` is current, on a scratch migrated SQLite database (the build prerenders pages,
- * so it needs settings and a schema), with no broker, AI or Redis. Servers started from it bring
- * their own settings; nothing in the build depends on them.
+ * made unless `.next` is current, on a scratch copy of the migrated SQLite template (the build
+ * prerenders pages, so it needs settings and a schema), with no broker, AI or Redis. Servers
+ * started from it bring their own settings; nothing in the build depends on them. `npm test` sets
+ * BUILD_SKIPS_TYPECHECK (next.config.mjs): its own typecheck step covers the build's.
  */
 export async function ensureProductionBuild(): Promise<void> {
   if (await buildIsCurrent()) return
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-build-'))
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URI: `file:${path.join(workDir, 'build.db')}`,
-    MEDIA_DIR: path.join(workDir, 'media'),
-    APP_SECRET: randomBytes(32).toString('hex'),
-    PUBLIC_SERVER_URL: 'http://127.0.0.1:3000',
-    NGSI_LD_BROKER_URL: 'http://127.0.0.1:9',
-    NGSI_LD_TENANT: '',
-    ENABLE_AI: 'false',
-    REDIS_URL: '',
-    LOG_LEVEL: 'warn',
-    // The suite's own typecheck step covers the build's (next.config.mjs).
-    BUILD_SKIPS_TYPECHECK: process.env.BUILD_SKIPS_TYPECHECK ?? 'false',
-  }
+  const databaseUri = `file:${path.join(workDir, 'build.db')}`
+  const env: NodeJS.ProcessEnv = { ...offlineSettings(databaseUri), NODE_ENV: 'production', MEDIA_DIR: path.join(workDir, 'media'), NGSI_LD_TENANT: '' }
   try {
-    await migrate(env)
+    await ensureMigrated(databaseUri)
     await buildProduction(env)
   } finally {
     rmSync(workDir, { recursive: true, force: true })
