@@ -614,7 +614,7 @@ export interface Category {
 export interface User {
   id: number;
   /**
-   * Needed to set a new password for your own account.
+   * Needed to set a new password or a new email address for your own account.
    */
   currentPassword?: string | null;
   name?: string | null;

@@ -2,6 +2,17 @@
 
 export type ProbeResult = { ok: boolean; latencyMs: number; version?: string; error?: string }
 
+/** One jobs queue as health sees it: what waits (due, not failed), since when, and what failed. */
+export type QueueHealth = { waiting: number; oldestWaitingSeconds: number | null; failedLastDay: number }
+
+/** The jobs queues: mail (account mails, answers, alert notices) and the rest (scheduled publishing, answer drafts). */
+export type JobsHealth = { mail: QueueHealth & { enabled: boolean }; other: QueueHealth }
+
+/** Mail that waits longer than this makes health "degraded": the server's runner works the queue every few seconds. */
+export const MAIL_WAIT_LIMIT_SECONDS = 60
+/** The other queues are worked every minute. */
+export const JOBS_WAIT_LIMIT_SECONDS = 5 * 60
+
 export type HealthReport = {
   /** `starting`: the server is still warming what citizens' first visits need (src/server/warmUp.ts). */
   status: 'starting' | 'ok' | 'degraded' | 'down'
@@ -9,7 +20,15 @@ export type HealthReport = {
   broker: boolean
   map: boolean
   checks: { database: ProbeResult; broker: ProbeResult }
+  /** Absent when the database could not be read. */
+  jobs?: JobsHealth
   version: string
+}
+
+/** Whether mail or other jobs wait longer than their runner should ever let them. */
+export function jobsAreLate(jobs: JobsHealth | undefined): boolean {
+  if (!jobs) return false
+  return (jobs.mail.oldestWaitingSeconds ?? 0) > MAIL_WAIT_LIMIT_SECONDS || (jobs.other.oldestWaitingSeconds ?? 0) > JOBS_WAIT_LIMIT_SECONDS
 }
 
 /** The report without the app's and the broker's versions: what anonymous callers get. */
@@ -21,6 +40,8 @@ export function withoutVersions(report: HealthReport): Omit<HealthReport, 'versi
 
 export type HealthDependencies = {
   checkDatabase: () => Promise<void>
+  /** The jobs queues; a failure leaves them out of the report. */
+  checkJobs?: () => Promise<JobsHealth>
   probeBroker: () => Promise<ProbeResult>
   mapConfigured: boolean
   version: string
@@ -63,16 +84,18 @@ export function createHealthCheck(deps: HealthDependencies): () => Promise<Healt
   let inFlight: Promise<HealthReport> | undefined
 
   const run = async (): Promise<HealthReport> => {
-    const [database, broker] = await Promise.all([
+    const [database, broker, jobs] = await Promise.all([
       timed(deps.checkDatabase, deps.databaseTimeoutMs ?? 2_000),
       deps.probeBroker().catch((error): ProbeResult => ({ ok: false, latencyMs: 0, error: shortReason(error) })),
+      deps.checkJobs?.().catch(() => undefined),
     ])
     return {
-      status: !database.ok ? 'down' : broker.ok ? 'ok' : 'degraded',
+      status: !database.ok ? 'down' : broker.ok && !jobsAreLate(jobs) ? 'ok' : 'degraded',
       database: database.ok,
       broker: broker.ok,
       map: deps.mapConfigured,
       checks: { database, broker },
+      ...(jobs && { jobs }),
       version: deps.version,
     }
   }

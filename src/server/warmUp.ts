@@ -65,6 +65,9 @@ export async function warmUp(origin: string, { deadlineMs = 30_000 }: { deadline
   const signal = AbortSignal.timeout(deadlineMs)
   try {
     const home = await homePage(origin, signal)
+    // Health starts Payload with its job runners (src/site/payload.ts): mail and scheduled jobs leave
+    // from the start, not once someone opens the admin (cached pages never start Payload).
+    await get(`${origin}/api/health`, signal).catch(() => undefined)
     const limit = pLimit(CONCURRENCY)
     const paths = [...DATA_ROUTES, ...linkedPagePaths(home).filter((path) => path !== '/').slice(0, MAX_LINKED_PAGES)]
     await Promise.allSettled(paths.map((path) => limit(() => get(`${origin}${path}`, signal))))

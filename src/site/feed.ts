@@ -4,8 +4,11 @@ import { env } from '@/env'
 import type { Locale } from '@/i18n/locales'
 
 import { siteTitle } from './globals'
+import { xmlText } from './xmlText'
 import { absoluteUrl, FEED_PATH, localePath, POSTS_PATH, postPath } from './paths'
 import { cachedGlobal, listFeedPosts } from './queries'
+
+const optionalXmlText = (text: string | null | undefined) => (text ? xmlText(text) : undefined)
 
 /** How many posts the feed carries: feed readers keep what they have seen. */
 const FEED_POSTS = 20
@@ -14,11 +17,11 @@ const FEED_POSTS = 20
 export async function newsFeed(locale: Locale, news: string): Promise<string> {
   const url = (path: string) => absoluteUrl(localePath(locale, path), env().PUBLIC_SERVER_URL)
   const [posts, settings] = await Promise.all([listFeedPosts(FEED_POSTS, locale), cachedGlobal('site-settings', locale)])
-  const title = siteTitle(settings)
+  const title = xmlText(siteTitle(settings))
   const updated = posts.map((post) => post.updatedAt).sort().at(-1)
   const feed = new Feed({
-    title: `${title}: ${news}`,
-    description: settings?.description ?? undefined,
+    title: `${title}: ${xmlText(news)}`,
+    description: optionalXmlText(settings?.description),
     id: url(POSTS_PATH),
     link: url(POSTS_PATH),
     language: locale,
@@ -32,13 +35,13 @@ export async function newsFeed(locale: Locale, news: string): Promise<string> {
   for (const post of posts) {
     const link = url(postPath(post.slug))
     feed.addItem({
-      title: post.title,
+      title: xmlText(post.title),
       id: link,
       link,
-      description: post.meta?.description ?? undefined,
+      description: optionalXmlText(post.meta?.description),
       date: new Date(post.updatedAt),
       published: post.publishedAt ? new Date(post.publishedAt) : undefined,
-      author: (post.populatedAuthors ?? []).flatMap((author) => (author.name ? [{ name: author.name }] : [])),
+      author: (post.populatedAuthors ?? []).flatMap((author) => (author.name ? [{ name: xmlText(author.name) }] : [])),
     })
   }
   return feed.atom1()

@@ -19,4 +19,9 @@ export async function tolerantAtBuild<T>(what: string, query: () => Promise<T>, 
   }
 }
 
-export const payloadClient = () => getPayload({ config })
+/**
+ * Payload with its job runners (mail, alert notices, scheduled publishing): Payload starts its
+ * crons only for a caller that asks (`cron: true`, as its admin does), and `shouldAutoRun` keeps
+ * them to the production server (payload.config.ts).
+ */
+export const payloadClient = () => getPayload({ config, cron: true })

@@ -238,3 +238,50 @@ describe.each(servers())('V12 Files and resources: uploads are images, stored un
     expect(await stored(alt)).toBe(0)
   })
 })
+
+// Collections and globals that keep no versions, Payload's own included: their versions routes
+// answered 500 to any signed-in user (issue "Safe round 3", defect 5).
+const UNVERSIONED_COLLECTIONS = [
+  'users',
+  'map-layers',
+  'media',
+  'categories',
+  'ai-drafts',
+  'questions',
+  'alert-subscriptions',
+  'alert-notices',
+  'accessibility-reports',
+  'payload-jobs',
+  'payload-preferences',
+  'payload-locked-documents',
+  'payload-migrations',
+]
+const UNVERSIONED_GLOBALS = ['header', 'footer', 'site-settings', 'accessibility-statement']
+const versionsRoutes = [
+  ...UNVERSIONED_COLLECTIONS.map((slug) => `/api/${slug}/versions`),
+  ...UNVERSIONED_GLOBALS.map((slug) => `/api/globals/${slug}/versions`),
+]
+
+describe.each(servers())('V13 API: versions routes where nothing keeps versions are 404, never 500 ($name)', (server) => {
+  it.each(['anonymous', 'viewer', 'editor', 'admin'] as const)('answers %s 404 {error} on every unversioned list, version and restore', async (caller) => {
+    for (const route of versionsRoutes) {
+      for (const [method, path] of [
+        ['GET', route],
+        ['GET', `${route}?where[id][equals]=1&depth=3`],
+        ['GET', `${route}/1`],
+        ['POST', `${route}/1`],
+      ] as const) {
+        const response = await call(server, caller, method, path, method === 'POST' ? {} : undefined)
+        const body = JSON.parse(await expectRefusal(response, 404)) as { error?: unknown }
+        expect(body.error, `${method} ${path}`).toMatch(/keeps no versions/)
+      }
+    }
+  })
+
+  it('still lists the versions of pages and posts to staff, and to nobody else', async () => {
+    for (const slug of ['pages', 'posts']) {
+      expect((await call(server, 'editor', 'GET', `/api/${slug}/versions?limit=1`)).status).toBe(200)
+      await expectRefusal(await call(server, 'anonymous', 'GET', `/api/${slug}/versions?limit=1`), [401, 403])
+    }
+  })
+})

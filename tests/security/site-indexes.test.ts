@@ -65,3 +65,22 @@ describe.each(servers())('V8 Data protection: the sitemap and the news feed list
     expect(await feed(server)).toContain('Public title')
   })
 })
+
+// Any character a post's fields can hold must leave the feed a well-formed XML document: one
+// control character in a description broke it for every reader (issue "Safe round 3").
+const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u
+
+describe.each(servers())('V5 Output encoding: the news feed stays well-formed XML whatever a post holds ($name)', (server) => {
+  it.each([
+    ['a control character in the description', { meta: { description: 'Cortes\u0008 de tráfico\u001b[31m' } }],
+    ['a control character in the title', { title: 'Obras\u0001 en la calle' }],
+    ['U+FFFF and a lone surrogate in the title', { title: 'Agua \uFFFF y \uD800 luz' }],
+  ])('%s', async (_name, fields) => {
+    const slug = unique('xml-post')
+    await create(server, 'posts', { title: 'Feed case', slug, _status: 'published', publishedAt: new Date().toISOString(), ...fields })
+    await expect.poll(() => feed(server), { timeout: 20_000 }).toContain(slug)
+    const text = await feed(server)
+    expect(NOT_XML_CHARACTER.exec(text)?.[0]).toBeUndefined()
+    expect(text).toMatch(/^<\?xml[^>]*\?>\s*<feed[\s\S]*<\/feed>\s*$/)
+  })
+})

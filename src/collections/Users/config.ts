@@ -7,7 +7,8 @@ import { assignRole } from './hooks/assignRole'
 import { guardAuthOperations, refundSuccessfulSignIn } from './hooks/guardAuthOperations'
 import { guardPasswordChange } from './hooks/guardPasswordChange'
 import { guardPasswordReset, mailPasswordReset, RESET_LINK_MINUTES } from './hooks/passwordReset'
-import { hideSessions } from './hooks/hideSessions'
+import { hideSessions, withoutSessionToken } from './hooks/hideSessions'
+import { noticeRecoveryChanges } from './recoveryNotices'
 import { keepVerificationToAdmins, startVerification, verifyOnPasswordReset, withoutPayloadVerificationMail } from './verification'
 
 /** Sign-up is open for the very first account, for admins, and for everyone while ALLOW_SIGNUP is on. */
@@ -48,8 +49,9 @@ export const Users: CollectionConfig = {
     beforeOperation: [guardAuthOperations, guardPasswordReset, withoutPayloadVerificationMail],
     afterOperation: [refundSuccessfulSignIn, mailPasswordReset, verifyOnPasswordReset],
     beforeChange: [guardPasswordChange, assignRole, keepVerificationToAdmins],
-    afterChange: [startVerification],
+    afterChange: [startVerification, noticeRecoveryChanges],
     afterRead: [hideSessions],
+    afterMe: [withoutSessionToken],
   },
   fields: [
     {
@@ -62,7 +64,7 @@ export const Users: CollectionConfig = {
       admin: {
         condition: (data, _siblingData, { user }) => user?.collection === 'users' && data.id !== undefined && String(data.id) === String(user.id),
         components: { Field: '@/collections/Users/components/CurrentPasswordField#CurrentPasswordField' },
-        description: 'Needed to set a new password for your own account.',
+        description: 'Needed to set a new password or a new email address for your own account.',
         disableBulkEdit: true,
         disableListColumn: true,
         disableListFilter: true,

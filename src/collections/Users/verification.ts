@@ -16,7 +16,7 @@ import { env } from '@/env'
 import { DEFAULT_LOCALE } from '@/i18n/locales'
 import { absoluteUrl, localePath } from '@/site/paths'
 
-import { verificationMailText } from './verificationMail'
+import { type VerificationPurpose, verificationMailText } from './verificationMail'
 
 /**
  * Account verification by email. Payload's `auth.verify` does the gatekeeping (an account stored
@@ -49,9 +49,12 @@ type StoredAccount = { id: number | string; email: string; _verified?: boolean |
 export const withoutPayloadVerificationMail: CollectionBeforeOperationHook = ({ args, operation }) =>
   operation === 'create' ? { ...args, disableVerificationEmail: true } : args
 
-/** Only admins and trusted server code may create an account already verified: a sign-up proves its address by mail. */
-export const keepVerificationToAdmins: CollectionBeforeChangeHook = ({ data, operation, req }) => {
-  if (operation !== 'create' || req.payloadAPI === 'local' || userIsAdmin(req.user)) return data
+/**
+ * Only admins and trusted server code set whether an account is verified: a sign-up proves its
+ * address by mail, and an owner can neither verify nor unverify its own account.
+ */
+export const keepVerificationToAdmins: CollectionBeforeChangeHook = ({ data, req }) => {
+  if (req.payloadAPI === 'local' || userIsAdmin(req.user)) return data
   const { _verified: _ignored, ...rest } = data
   return rest
 }
@@ -74,8 +77,17 @@ export const startVerification: CollectionAfterChangeHook = async ({ data, doc, 
   return { ...doc, _verified: false }
 }
 
-/** Stores a fresh verification link for `account` (any earlier one stops working) and queues its mail, in `req`'s transaction. */
-export async function sendVerificationLink(payload: Payload, account: Pick<StoredAccount, 'id' | 'email'>, req?: PayloadRequest, now = new Date()) {
+/**
+ * Stores a fresh verification link for `account` (any earlier one stops working) and queues its
+ * mail, in `req`'s transaction: for a new account, or for the new address of an existing one.
+ */
+export async function sendVerificationLink(
+  payload: Payload,
+  account: Pick<StoredAccount, 'id' | 'email'>,
+  req?: PayloadRequest,
+  now = new Date(),
+  purpose: VerificationPurpose = 'account',
+) {
   const settings = currentEmailSettings()
   if (!settings) throw new Error('Email is off: no verification link can be sent')
   const token = randomBytes(32).toString('base64url')
@@ -95,7 +107,7 @@ export async function sendVerificationLink(payload: Payload, account: Pick<Store
     (siteName) => ({
       to: account.email,
       subject: text.subject(siteName),
-      blocks: [text.intro(account.email, siteName), { label: text.confirm, url: link }, text.expiry(VERIFICATION_LINK_HOURS)],
+      blocks: [text.intro[purpose](account.email, siteName), { label: text.confirm, url: link }, text.expiry(VERIFICATION_LINK_HOURS)],
     }),
     req,
   )

@@ -53,8 +53,12 @@ beforeAll(async () => {
   vi.stubEnv('TRUST_PROXY', '1')
   const started = await startPayload()
   payload = started.payload
-  const [{ startHttpServer }, { POST: verifyRoute }] = await Promise.all([import('../helpers/http'), import('@/app/api/account/verify/route')])
-  const server = await startHttpServer(started.config, { '/api/account/verify': verifyRoute })
+  const [{ startHttpServer }, { POST: verifyRoute }, { POST: graphqlRoute }] = await Promise.all([
+    import('../helpers/http'),
+    import('@/app/api/account/verify/route'),
+    import('@/app/(payload)/api/graphql/route'),
+  ])
+  const server = await startHttpServer(started.config, { '/api/account/verify': verifyRoute, '/api/graphql': graphqlRoute })
   ;({ url: baseUrl, close: closeServer } = server)
   await payload.updateGlobal({ slug: 'site-settings', data: { title: 'City Dashboard' }, overrideAccess: true })
   // The admin is this database's first account, made by the sign-up screen: start from no accounts at all.
@@ -145,5 +149,97 @@ describe('account verification by email', () => {
     await expect(signIn(baseUrl, { email, password: PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
     await payload.jobs.run({ queue: 'email', limit: 50 })
     expect(smtp.mails.some((mail) => mail.envelopeTo.includes(email))).toBe(false)
+  })
+})
+
+describe('changing the email address, the factor password resets go to', () => {
+  /** A verified editor made by the admin, signed in: its id, address and session. */
+  async function verifiedOwner() {
+    const email = `owner-${++accounts}-${process.pid}@example.org`
+    const answer = await post('/api/users', { email, password: PASSWORD, role: 'editor', _verified: true }, { authorization: `JWT ${adminToken}` })
+    expect(answer.status).toBe(201)
+    const { doc } = (await answer.json()) as { doc: User }
+    const { token } = await signIn(baseUrl, { email, password: PASSWORD }, { 'x-forwarded-for': newClient() })
+    return { id: doc.id, email, token }
+  }
+  const patchOwn = (owner: { id: number | string; token: string }, body: Record<string, unknown>) =>
+    fetch(`${baseUrl}/api/users/${owner.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': newClient(), authorization: `JWT ${owner.token}` },
+      body: JSON.stringify(body),
+    })
+  const storedEmail = async (id: number | string) => (await payload.db.findOne<User>({ collection: 'users', where: { id: { equals: id } } }))?.email
+  const mailsTo = async (email: string) => {
+    await payload.jobs.run({ queue: 'email', limit: 50 })
+    return smtp.mails.filter((mail) => mail.envelopeTo.includes(email))
+  }
+
+  it('refuses a new address without the current password or with a wrong one, over REST and GraphQL; nothing changes, nobody is mailed', async () => {
+    const owner = await verifiedOwner()
+    const thief = `thief-${++accounts}@example.org`
+    for (const body of [{ email: thief }, { email: thief, currentPassword: '' }, { email: thief, currentPassword: 'not-the-password-2026' }]) {
+      const refused = await patchOwn(owner, body)
+      expect(refused.status).toBe(400)
+      expect(JSON.stringify(await refused.json())).toMatch(/currentPassword/)
+    }
+    const graphql = await fetch(`${baseUrl}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': newClient(), authorization: `JWT ${owner.token}` },
+      body: JSON.stringify({ query: `mutation { updateUser(id: ${JSON.stringify(owner.id)}, data: { email: "${thief}" }) { email } }` }),
+    })
+    expect(JSON.stringify(await graphql.json())).toMatch(/current password/i)
+    expect(await storedEmail(owner.id)).toBe(owner.email)
+    expect(await mailsTo(thief)).toEqual([])
+    expect(await mailsTo(owner.email)).toEqual([])
+  })
+
+  it('with the current password: the old address is told, the new one is unverified until its mailed link is used', async () => {
+    const owner = await verifiedOwner()
+    const newEmail = `moved-${++accounts}-${process.pid}@example.org`
+    const changed = await patchOwn(owner, { email: newEmail, currentPassword: PASSWORD })
+    expect(changed.status, await changed.clone().text()).toBe(200)
+    expect(((await changed.json()) as { doc: User }).doc).toMatchObject({ email: newEmail, _verified: false })
+
+    const [told] = await mailsTo(owner.email)
+    expect(told.subject).toBe('Se ha cambiado la dirección de correo de su cuenta en City Dashboard')
+    expect(told.text).toContain(newEmail)
+    expect(told.text).toMatch(/avise de inmediato a un administrador/)
+
+    // The new address proves itself before the account signs in again.
+    expect((await signInAnswer(newEmail)).status).toBe(403)
+    const { mail, token } = await verificationMailFor(newEmail)
+    expect(mail.text).toContain(`${newEmail} es ahora la dirección de una cuenta en City Dashboard`)
+    expect((await verify(token)).status).toBe(200)
+    await expect(signIn(baseUrl, { email: newEmail, password: PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+    expect((await signInAnswer(owner.email)).status).toBe(401)
+  })
+
+  it('tells the address when its password is changed by its owner', async () => {
+    const owner = await verifiedOwner()
+    const changed = await patchOwn(owner, { password: 'another-long-passphrase-2026', currentPassword: PASSWORD })
+    expect(changed.status).toBe(200)
+    const [told] = await mailsTo(owner.email)
+    expect(told.subject).toBe('Se ha cambiado la contraseña de su cuenta en City Dashboard')
+  })
+
+  it("lets an admin move someone else's address without their password: the old address is told, the account stays verified", async () => {
+    const owner = await verifiedOwner()
+    const newEmail = `admin-moved-${++accounts}-${process.pid}@example.org`
+    const changed = await fetch(`${baseUrl}/api/users/${owner.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': newClient(), authorization: `JWT ${adminToken}` },
+      body: JSON.stringify({ email: newEmail }),
+    })
+    expect(changed.status).toBe(200)
+    expect(await mailsTo(owner.email)).toHaveLength(1)
+    await expect(signIn(baseUrl, { email: newEmail, password: PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
+  })
+
+  it('lets no owner mark its own account verified or unverified', async () => {
+    const owner = await verifiedOwner()
+    expect((await patchOwn(owner, { _verified: false })).status).toBe(200)
+    const stored = await payload.db.findOne<User>({ collection: 'users', where: { id: { equals: owner.id } } })
+    expect(stored?._verified).toBe(true)
+    await expect(signIn(baseUrl, { email: owner.email, password: PASSWORD }, { 'x-forwarded-for': newClient() })).resolves.toBeDefined()
   })
 })

@@ -1,3 +1,4 @@
+import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { WeatherReport } from '@/upstreams'
@@ -18,6 +19,7 @@ let geocoding: FakeGeocoding
 let baseUrl: string
 let closeServer: () => Promise<void>
 let viewerToken: string
+let payload: Payload
 
 beforeAll(async () => {
   broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
@@ -34,6 +36,7 @@ beforeAll(async () => {
     TRUST_PROXY: '1',
   })
   const started = await startPayload()
+  payload = started.payload
   const routes = {
     '/api/health': (await import('@/app/api/health/route')).GET,
     '/api/weather': (await import('@/app/api/weather/route')).GET,
@@ -70,6 +73,30 @@ describe('GET /api/health', () => {
     expect(body).toMatchObject({ status: 'ok', database: true, broker: true, map: false })
     expect(body).not.toHaveProperty('version')
     expect(body.checks.broker).not.toHaveProperty('version')
+  })
+
+  it('reports the jobs queues, and says degraded (still 200) once mail has waited longer than a minute', async () => {
+    const fresh = (await (await fetch(`${baseUrl}/api/health`)).json()) as { jobs: Record<string, unknown> }
+    expect(fresh.jobs).toMatchObject({ mail: { enabled: false, waiting: expect.any(Number), failedLastDay: expect.any(Number) }, other: { waiting: expect.any(Number) } })
+    // A mail stuck for two minutes (no runner works the queue in tests), and one failed job.
+    const stuck = await payload.jobs.queue({ task: 'sendMail', queue: 'email', input: { mail: { to: 'a@example.org' } } })
+    const minutesAgo = new Date(Date.now() - 2 * 60_000).toISOString()
+    await payload.db.updateOne({ collection: 'payload-jobs', id: stuck.id, data: { createdAt: minutesAgo } })
+    const failed = await payload.jobs.queue({ task: 'sendMail', queue: 'default', input: { mail: { to: 'b@example.org' } } })
+    await payload.db.updateOne({ collection: 'payload-jobs', id: failed.id, data: { hasError: true } })
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 5_200))
+      const response = await fetch(`${baseUrl}/api/health`)
+      expect(response.status).toBe(200)
+      const body = await response.json()
+      expect(body).toMatchObject({ status: 'degraded', database: true, broker: true })
+      expect(body.jobs.mail.waiting).toBeGreaterThanOrEqual(1)
+      expect(body.jobs.mail.oldestWaitingSeconds).toBeGreaterThanOrEqual(119)
+      expect(body.jobs.other.failedLastDay).toBeGreaterThanOrEqual(1)
+      expect(JSON.stringify(body)).not.toContain('example.org')
+    } finally {
+      await payload.delete({ collection: 'payload-jobs', where: { id: { in: [stuck.id, failed.id] } }, overrideAccess: true })
+    }
   })
 
   it('says broker: false (still 200) once the broker is gone and the cached result has expired', async () => {

@@ -54,3 +54,28 @@ describe('health check', () => {
     expect(probeBroker).toHaveBeenCalledTimes(2)
   })
 })
+
+describe('health and the jobs queues', () => {
+  const queue = (oldestWaitingSeconds: number | null) => ({ waiting: oldestWaitingSeconds === null ? 0 : 1, oldestWaitingSeconds, failedLastDay: 0 })
+  const jobs = (mail: number | null, other: number | null) => ({ mail: { enabled: true, ...queue(mail) }, other: queue(other) })
+  const report = (checkJobs: () => Promise<ReturnType<typeof jobs>>) =>
+    createHealthCheck({ checkDatabase: async () => {}, probeBroker: async () => ({ ok: true, latencyMs: 1 }), checkJobs, mapConfigured: true, version: '1' })()
+
+  it('is ok while mail waits up to a minute and other jobs up to five', async () => {
+    expect(await report(async () => jobs(null, null))).toMatchObject({ status: 'ok', jobs: jobs(null, null) })
+    expect((await report(async () => jobs(60, 300))).status).toBe('ok')
+  })
+
+  it('is degraded once mail waits longer than a minute, or another job longer than five', async () => {
+    expect((await report(async () => jobs(61, null))).status).toBe('degraded')
+    expect((await report(async () => jobs(null, 301))).status).toBe('degraded')
+  })
+
+  it('leaves the queues out when they cannot be read, and stays ok on that alone', async () => {
+    const result = await report(async () => {
+      throw new Error('no such table payload_jobs')
+    })
+    expect(result.status).toBe('ok')
+    expect(result).not.toHaveProperty('jobs')
+  })
+})

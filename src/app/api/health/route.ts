@@ -1,6 +1,8 @@
 import { env } from '@/env'
 import { userIsMember } from '@/access'
+import { emailEnabled, MAIL_QUEUE } from '@/email'
 import { createHealthCheck, withoutVersions } from '@/health/check'
+import { jobsHealth } from '@/health/jobs'
 import { liveHealth } from '@/layers/entry/live'
 import { brokerClient } from '@/server/services'
 import { withErrorHandling } from '@/server/errors'
@@ -15,6 +17,7 @@ const checkHealth = createHealthCheck({
     const payload = await payloadClient()
     await payload.count({ collection: 'users', overrideAccess: true })
   },
+  checkJobs: async () => jobsHealth(await payloadClient(), { mailQueue: MAIL_QUEUE, mailEnabled: emailEnabled() }),
   probeBroker: () => brokerClient().probeVersion(),
   mapConfigured: Boolean(env().PUBLIC_MAP_TOKEN),
   version: APP_VERSION,
@@ -23,7 +26,7 @@ const checkHealth = createHealthCheck({
 /**
  * Public by design (load balancers and uptime checks call it); it reveals no hosts or errors in
  * detail, and the app's and the broker's versions (what an attacker would match against advisories)
- * only to signed-in members. 503 while the server is starting (a load balancer sends it no citizen
+ * only to signed-in members; the jobs queues (mail first) as counts and ages. 503 while the server is starting (a load balancer sends it no citizen
  * before its pages are warm) or when the database is down.
  */
 export const GET = withErrorHandling(async (request: Request) => {

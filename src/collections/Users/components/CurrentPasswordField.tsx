@@ -3,15 +3,17 @@ import { PasswordField, useForm, useFormFields, useFormModified } from '@payload
 import type { TextFieldClientComponent } from 'payload'
 import { useEffect } from 'react'
 
-const requireCurrentPassword = (value: null | string | undefined) => (value ? true : 'Enter your current password to set a new one')
+const requireCurrentPassword = (value: null | string | undefined) => (value ? true : 'Enter your current password to change your password or email address')
 
 /**
  * "Current password" on one's own account (the field's condition), shown while Payload's
- * "Change password" fields are open: they put `password` into the form state and take it out on
- * Cancel. The server (guardPasswordChange) refuses a new password without the current one.
+ * "Change password" fields are open (they put `password` into the form state and take it out on
+ * Cancel) or the email differs from the stored one. The server (guardPasswordChange) refuses a new
+ * password or email without the current password.
  */
 export const CurrentPasswordField: TextFieldClientComponent = ({ field, path }) => {
   const changingPassword = useFormFields(([fields]) => 'password' in fields)
+  const changingEmail = useFormFields(([fields]) => fields.email !== undefined && fields.email.value !== fields.email.initialValue)
   const { dispatchFields, getFields } = useForm()
   const modified = useFormModified()
 
@@ -28,6 +30,6 @@ export const CurrentPasswordField: TextFieldClientComponent = ({ field, path }) 
     dispatchFields({ type: 'UPDATE', path, value: '', valid: true, errorMessage: undefined, validate: undefined })
   }, [modified, dispatchFields, getFields, path])
 
-  if (!changingPassword) return null
+  if (!changingPassword && !changingEmail) return null
   return <PasswordField autoComplete="current-password" field={{ ...field, required: true }} path={path} validate={requireCurrentPassword} />
 }

@@ -1,4 +1,4 @@
-import type { CollectionAfterReadHook } from 'payload'
+import type { CollectionAfterMeHook, CollectionAfterReadHook } from 'payload'
 
 /**
  * Session ids never leave the server, not even to their own account: Payload's `sessions` field
@@ -9,4 +9,13 @@ import type { CollectionAfterReadHook } from 'payload'
 export const hideSessions: CollectionAfterReadHook = ({ doc, overrideAccess }) => {
   if (overrideAccess !== true && doc && typeof doc === 'object' && 'sessions' in doc) delete doc.sessions
   return doc
+}
+
+/**
+ * `me` (REST /api/users/me, GraphQL meUser) answers without the session token: the browser holds
+ * it in an HttpOnly cookie, and a page script that can call `me` must not be able to read it.
+ */
+export const withoutSessionToken: CollectionAfterMeHook = ({ response }) => {
+  const { token: _token, ...rest } = response as { token?: string }
+  return rest as typeof response
 }
