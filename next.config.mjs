@@ -46,7 +46,9 @@ const nextConfig = {
   // `npm test` type-checks the whole tree once, right after the build (scripts/test.ts): its build skips Next's own pass.
   typescript: { ignoreBuildErrors: process.env.BUILD_SKIPS_TYPECHECK === 'true' },
   rewrites: async () => ({ beforeFiles: [], afterFiles: localeRewrites(), fallback: [] }),
-  images: { localPatterns: [{ pathname: '/api/media/file/**' }] },
+  // Optimized images are kept in the cache handler's memory LRU above (without it, and with
+  // isrFlushToDisk off, Next re-encoded the image on every request); src/server/edge.ts limits each client.
+  images: { localPatterns: [{ pathname: '/api/media/file/**' }], customCacheHandler: true },
   // Read from disk by the worker route; the standalone output must ship it.
   outputFileTracingIncludes: {
     '/vendor/maplibre-gl.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl.mjs'],

@@ -6,32 +6,31 @@ import {
   type FlattenedField,
   NotFound,
   type Payload,
-} from "payload";
+} from 'payload'
 
-import { Refusal } from "@/hooks/refusal";
+import { Refusal } from '@/hooks/refusal'
 
-import type { QueryableCollection, QuerySchema } from "./queryTargets";
-import { containsNul, MAX_NUMERIC_ID, whereProblem } from "./whereQuery";
+import type { QueryableCollection, QuerySchema } from './queryTargets'
+import { containsNul, MAX_NUMERIC_ID, whereProblem } from './whereQuery'
 
 /** Most documents one request may list (REST `limit`, GraphQL `limit`); larger asks get this many. */
-export const MAX_LIMIT = 100;
+export const MAX_LIMIT = 100
 /**
  * How deep a REST read may populate relations, by caller: each level can multiply the documents
  * read by up to MAX_LIMIT. Deeper asks get this depth; Payload's default (2) is within both.
  */
-export const MAX_DEPTH = { anonymous: 2, member: 3 } as const;
-const MAX_PAGE = 1_000_000;
-const MAX_NESTING = 32;
+export const MAX_DEPTH = { anonymous: 2, member: 3 } as const
+const MAX_PAGE = 1_000_000
+const MAX_NESTING = 32
 
 function depthOf(value: unknown, limit: number, depth = 0): number {
-  if (depth > limit || value === null || typeof value !== "object")
-    return depth;
-  let deepest = depth;
+  if (depth > limit || value === null || typeof value !== 'object') return depth
+  let deepest = depth
   for (const child of Object.values(value)) {
-    deepest = Math.max(deepest, depthOf(child, limit, depth + 1));
-    if (deepest > limit) break;
+    deepest = Math.max(deepest, depthOf(child, limit, depth + 1))
+    if (deepest > limit) break
   }
-  return deepest;
+  return deepest
 }
 
 /**
@@ -39,64 +38,37 @@ function depthOf(value: unknown, limit: number, depth = 0): number {
  * (`version.title`, `parent`, `latest`): `findVersions` runs this hook as a `read` too, with
  * nothing to tell it from `find`.
  */
-function queryableCollection(
-  payload: Payload,
-  slug: string,
-): QueryableCollection | undefined {
-  const collection = payload.collections[slug as CollectionSlug];
-  if (!collection) return undefined;
-  const own = collection.config.flattenedFields;
-  const versionFields = collection.config.versions
-    ? (buildVersionCollectionFields(
-        payload.config,
-        collection.config,
-        true,
-      ) as FlattenedField[])
-    : [];
+function queryableCollection(payload: Payload, slug: string): QueryableCollection | undefined {
+  const collection = payload.collections[slug as CollectionSlug]
+  if (!collection) return undefined
+  const own = collection.config.flattenedFields
+  const versionFields = collection.config.versions ? (buildVersionCollectionFields(payload.config, collection.config, true) as FlattenedField[]) : []
   return {
-    fields: [
-      ...own,
-      ...versionFields.filter(
-        ({ name }) => !own.some((field) => field.name === name),
-      ),
-    ],
-    idType:
-      collection.customIDType ??
-      (payload.db.defaultIDType === "number" ? "number" : "text"),
-  };
+    fields: [...own, ...versionFields.filter(({ name }) => !own.some((field) => field.name === name))],
+    idType: collection.customIDType ?? (payload.db.defaultIDType === 'number' ? 'number' : 'text'),
+  }
 }
 
-type PayloadQueries = {
-  schema: QuerySchema;
-  unsupportedOperators: ReadonlySet<string>;
-};
-const queriesOf = new WeakMap<Payload, PayloadQueries>();
+type PayloadQueries = { schema: QuerySchema; unsupportedOperators: ReadonlySet<string> }
+const queriesOf = new WeakMap<Payload, PayloadQueries>()
 
 /** The collections and blocks as queries see them, built once per Payload instance. */
 function payloadQueries(payload: Payload): PayloadQueries {
-  const known = queriesOf.get(payload);
-  if (known) return known;
-  const collections = new Map<string, QueryableCollection | undefined>();
+  const known = queriesOf.get(payload)
+  if (known) return known
+  const collections = new Map<string, QueryableCollection | undefined>()
   const schema: QuerySchema = {
     collection(slug) {
-      if (!collections.has(slug))
-        collections.set(slug, queryableCollection(payload, slug));
-      return collections.get(slug);
+      if (!collections.has(slug)) collections.set(slug, queryableCollection(payload, slug))
+      return collections.get(slug)
     },
-    block: (slug) =>
-      (payload.blocks as Record<string, FlattenedBlock | undefined>)[slug],
-  };
+    block: (slug) => (payload.blocks as Record<string, FlattenedBlock | undefined>)[slug],
+  }
   // Payload's SQL adapters have no `all` (a TypeError, answered 500); MongoDB has.
-  const operators = (payload.db as { operators?: Record<string, unknown> })
-    .operators;
-  const queries = {
-    schema,
-    unsupportedOperators: new Set(
-      operators && !("all" in operators) ? ["all"] : [],
-    ),
-  };
-  queriesOf.set(payload, queries);
-  return queries;
+  const operators = (payload.db as { operators?: Record<string, unknown> }).operators
+  const queries = { schema, unsupportedOperators: new Set(operators && !('all' in operators) ? ['all'] : []) }
+  queriesOf.set(payload, queries)
+  return queries
 }
 
 /**
@@ -105,72 +77,42 @@ function payloadQueries(payload: Payload): PayloadQueries {
  * suit their fields (see whereQuery.ts), NUL characters, absurdly nested bodies.
  * Trusted server code (the Local API) is not second-guessed.
  */
-export const guardQueryInput: CollectionBeforeOperationHook = ({
-  args,
-  collection,
-  operation,
-  req,
-}) => {
-  if (req.payloadAPI === "local") return args;
-  const input = args as {
-    id?: unknown;
-    limit?: unknown;
-    page?: unknown;
-    pagination?: unknown;
-    depth?: unknown;
-    where?: unknown;
-    data?: unknown;
-  };
+export const guardQueryInput: CollectionBeforeOperationHook = ({ args, collection, operation, req }) => {
+  if (req.payloadAPI === 'local') return args
+  const input = args as { id?: unknown; limit?: unknown; page?: unknown; pagination?: unknown; depth?: unknown; where?: unknown; data?: unknown }
   // REST hands the operation an id already passed through parseFloat ("1 OR 1=1" → 1): judge the path's own text.
-  const id =
-    typeof req.routeParams?.id === "string" ? req.routeParams.id : input.id;
-  if (
-    id !== undefined &&
-    id !== null &&
-    req.payload.db.defaultIDType === "number" &&
-    !(/^\d{1,10}$/.test(String(id)) && Number(id) <= MAX_NUMERIC_ID)
-  ) {
-    throw new NotFound(req.t);
+  const id = typeof req.routeParams?.id === 'string' ? req.routeParams.id : input.id
+  if (id !== undefined && id !== null && req.payload.db.defaultIDType === 'number' && !(/^\d{1,10}$/.test(String(id)) && Number(id) <= MAX_NUMERIC_ID)) {
+    throw new NotFound(req.t)
   }
-  if (operation === "read") {
+  if (operation === 'read') {
     if (input.page !== undefined) {
-      const page = Number(input.page);
-      if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE)
-        throw new Refusal(`page: a whole number from 1 to ${MAX_PAGE}`);
+      const page = Number(input.page)
+      if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE) throw new Refusal(`page: a whole number from 1 to ${MAX_PAGE}`)
     }
     if (input.limit !== undefined) {
-      const limit = Number(input.limit);
-      if (!Number.isFinite(limit) || limit < 0)
-        throw new Refusal("limit: a number of documents from 1");
+      const limit = Number(input.limit)
+      if (!Number.isFinite(limit) || limit < 0) throw new Refusal('limit: a number of documents from 1')
       // 0 would mean "no limit" to Payload.
-      input.limit =
-        limit === 0 ? MAX_LIMIT : Math.min(Math.floor(limit), MAX_LIMIT);
+      input.limit = limit === 0 ? MAX_LIMIT : Math.min(Math.floor(limit), MAX_LIMIT)
     }
     // Without pagination Payload lists every document unless a limit is given.
-    if (input.pagination === false && input.limit === undefined)
-      input.limit = MAX_LIMIT;
+    if (input.pagination === false && input.limit === undefined) input.limit = MAX_LIMIT
     if (input.depth !== undefined) {
-      const most = req.user ? MAX_DEPTH.member : MAX_DEPTH.anonymous;
-      const depth = Number(input.depth);
-      input.depth =
-        Number.isFinite(depth) && depth >= 0
-          ? Math.min(Math.floor(depth), most)
-          : 0;
+      const most = req.user ? MAX_DEPTH.member : MAX_DEPTH.anonymous
+      const depth = Number(input.depth)
+      input.depth = Number.isFinite(depth) && depth >= 0 ? Math.min(Math.floor(depth), most) : 0
     }
   }
   if (input.where !== undefined && input.where !== null) {
-    if (depthOf(input.where, MAX_NESTING) > MAX_NESTING)
-      throw new Refusal(`where: nested deeper than ${MAX_NESTING} levels`);
-    const { schema, unsupportedOperators } = payloadQueries(req.payload);
-    const own = schema.collection(collection.slug);
-    const problem =
-      own && whereProblem(input.where, own, schema, unsupportedOperators);
-    if (problem) throw new Refusal(problem);
+    if (depthOf(input.where, MAX_NESTING) > MAX_NESTING) throw new Refusal(`where: nested deeper than ${MAX_NESTING} levels`)
+    const { schema, unsupportedOperators } = payloadQueries(req.payload)
+    const own = schema.collection(collection.slug)
+    const problem = own && whereProblem(input.where, own, schema, unsupportedOperators)
+    if (problem) throw new Refusal(problem)
   }
-  if (depthOf(input.data, MAX_NESTING) > MAX_NESTING)
-    throw new Refusal(`The body nests deeper than ${MAX_NESTING} levels`);
+  if (depthOf(input.data, MAX_NESTING) > MAX_NESTING) throw new Refusal(`The body nests deeper than ${MAX_NESTING} levels`)
   // PostgreSQL refuses NUL in text columns (a 500 at insert).
-  if (containsNul(input.data))
-    throw new Refusal("The body contains a NUL character");
-  return args;
-};
+  if (containsNul(input.data)) throw new Refusal('The body contains a NUL character')
+  return args
+}

@@ -1,9 +1,9 @@
-import "server-only";
+import 'server-only'
 
-import { env } from "@/env";
+import { env } from '@/env'
 
-import { errorResponse } from "./errors";
-import { enforceRateLimit, type LimitPolicy } from "./rateLimit";
+import { errorResponse } from './errors'
+import { enforceRateLimit, type LimitPolicy } from './rateLimit'
 
 /**
  * What one client may ask of Payload's REST and GraphQL APIs together, counted in documents and
@@ -13,65 +13,46 @@ import { enforceRateLimit, type LimitPolicy } from "./rateLimit";
  * API_READ_BUDGET raises it where many people share one address (a city hall's NAT).
  */
 export const apiReads = (): LimitPolicy => {
-  const perClient = env().API_READ_BUDGET;
-  return {
-    name: "api-reads",
-    perClient,
-    overall: 20 * perClient,
-    windowSeconds: 10,
-  };
-};
+  const perClient = env().API_READ_BUDGET
+  return { name: 'api-reads', perClient, overall: 20 * perClient, windowSeconds: 10 }
+}
 
 /** Payload's page size, the cap on `limit` and on `depth` (src/hooks/guardQueryInput.ts). */
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 100;
-const MAX_DEPTH = 3;
-const DEFAULT_DEPTH = 2;
+const DEFAULT_LIMIT = 10
+const MAX_LIMIT = 100
+const MAX_DEPTH = 3
+const DEFAULT_DEPTH = 2
 
 const bounded = (value: string | null, fallback: number, most: number) => {
-  const number = value === null ? fallback : Math.floor(Number(value));
-  return Number.isFinite(number) && number >= 0
-    ? Math.min(number, most)
-    : fallback;
-};
+  const number = value === null ? fallback : Math.floor(Number(value))
+  return Number.isFinite(number) && number >= 0 ? Math.min(number, most) : fallback
+}
 
 // A document by id, a global, `me` or `init`: one document; anything else under /api/{slug} lists.
-const SINGLE_DOCUMENT =
-  /^\/api\/(?:globals\/[^/]+|[^/]+\/(?:me|init|access|[^/]+))$/;
+const SINGLE_DOCUMENT = /^\/api\/(?:globals\/[^/]+|[^/]+\/(?:me|init|access|[^/]+))$/
 
 // Files (media, through the image optimizer too) are bytes, not documents: not counted.
-const FILE = /^\/api\/[^/]+\/file\//;
+const FILE = /^\/api\/[^/]+\/file\//
 
 /** What a REST GET at `url` may read: its page size (or one document) times the levels it populates; 0 for a file. */
 export function restReadCost(url: URL): number {
-  if (FILE.test(url.pathname)) return 0;
-  const depth =
-    1 + bounded(url.searchParams.get("depth"), DEFAULT_DEPTH, MAX_DEPTH);
-  if (SINGLE_DOCUMENT.test(url.pathname) && !/\/versions$/.test(url.pathname))
-    return depth;
-  const limit = bounded(
-    url.searchParams.get("limit"),
-    DEFAULT_LIMIT,
-    MAX_LIMIT,
-  );
-  const pageSize =
-    limit === 0 || url.searchParams.get("pagination") === "false"
-      ? MAX_LIMIT
-      : limit;
-  return pageSize * depth;
+  if (FILE.test(url.pathname)) return 0
+  const depth = 1 + bounded(url.searchParams.get('depth'), DEFAULT_DEPTH, MAX_DEPTH)
+  if (SINGLE_DOCUMENT.test(url.pathname) && !/\/versions$/.test(url.pathname)) return depth
+  const limit = bounded(url.searchParams.get('limit'), DEFAULT_LIMIT, MAX_LIMIT)
+  const pageSize = limit === 0 || url.searchParams.get('pagination') === 'false' ? MAX_LIMIT : limit
+  return pageSize * depth
 }
 
 /** Payload's REST GET handler behind the caller's API read budget: 429 `{error}` with Retry-After past it. */
-export function withReadBudget<Args extends unknown[]>(
-  handler: (request: Request, ...args: Args) => Promise<Response>,
-) {
+export function withReadBudget<Args extends unknown[]>(handler: (request: Request, ...args: Args) => Promise<Response>) {
   return async (request: Request, ...args: Args): Promise<Response> => {
     try {
-      const cost = restReadCost(new URL(request.url));
-      if (cost > 0) await enforceRateLimit(request, apiReads(), cost);
+      const cost = restReadCost(new URL(request.url))
+      if (cost > 0) await enforceRateLimit(request, apiReads(), cost)
     } catch (error) {
-      return errorResponse(error, request);
+      return errorResponse(error, request)
     }
-    return handler(request, ...args);
-  };
+    return handler(request, ...args)
+  }
 }

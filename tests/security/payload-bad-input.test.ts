@@ -285,3 +285,21 @@ describe.each(servers())('V13 API: versions routes where nothing keeps versions 
     }
   })
 })
+
+describe.each(servers())('V12 Files and resources: an optimized image is encoded once per width ($name)', (server) => {
+  it('answers the same image and width from the cache after the first request, whoever asks', async () => {
+    const png = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#2a7f62' } }).png().toBuffer()
+    const created = await call(server, 'editor', 'POST', '/api/media', mediaForm(png, `encode-once-${Date.now()}.png`, 'image/png', { alt: 'Encode once' }))
+    const { doc } = (await created.json()) as { doc: { filename: string } }
+    const url = `/_next/image?url=${encodeURIComponent(`/api/media/file/${doc.filename}`)}&w=1080&q=75`
+    const caches: (string | null)[] = []
+    for (let i = 0; i < 10; i++) {
+      const answer = await call(server, i % 2 ? 'anonymous' : 'viewer', 'GET', url, undefined, { accept: 'image/webp' })
+      expect(answer.status).toBe(200)
+      await answer.arrayBuffer()
+      caches.push(answer.headers.get('x-nextjs-cache'))
+    }
+    expect(caches[0]).toBe('MISS')
+    expect(caches.slice(1)).toEqual(Array(9).fill('HIT'))
+  })
+})
