@@ -122,7 +122,7 @@ export interface LiveSubscriptionsOptions {
   lock: (name: string, ttlMs: number) => Promise<CacheLock | null>
   /** The dashboard's address as the broker sees it (NGSI_LD_NOTIFY_URL). */
   notifyUrl: string
-  /** Every subscription's name starts with this; reconciliation deletes unknown ones that carry it. */
+  /** Every subscription's name starts with this; reconciliation deletes unknown ones that carry it and notify `notifyUrl`. */
   namePrefix: string
   /**
    * Whether a layer still wants its subscriptions: it exists and is public, or (`watched`) members
@@ -213,7 +213,8 @@ export class LiveSubscriptions {
 
   /**
    * Makes the subscriptions `wanted` and deletes every other one: records for no wanted target,
-   * and broker subscriptions carrying our name prefix that no record knows (left by a crash).
+   * and broker subscriptions carrying our name prefix and notify URL that no record knows (left by
+   * a crash); another deployment's, whatever their name, stay.
    */
   async reconcile(wanted: LiveTarget[], tenants: string[]): Promise<{ created: number; deleted: number }> {
     const wantedKeys = new Set(wanted.map(({ layer, tenant }) => LiveSubscriptions.keyOf(layer.id, tenant)))
@@ -233,7 +234,9 @@ export class LiveSubscriptions {
     const prefix = `${this.options.namePrefix}:layer:`
     for (const tenant of new Set([...tenants, ...wanted.map((target) => target.tenant)])) {
       for (const found of await this.options.client.list(tenant)) {
-        if (!found.subscriptionName?.startsWith(prefix) || known.has(found.id)) continue
+        // Another deployment on this broker (staging beside production, another department's site)
+        // may carry the same name prefix: only subscriptions that notify this one are ours.
+        if (!found.subscriptionName?.startsWith(prefix) || known.has(found.id) || !found.endpoint?.startsWith(this.notifyRoute())) continue
         await this.options.client.delete(tenant, found.id)
         deleted++
       }
@@ -345,10 +348,15 @@ export class LiveSubscriptions {
     return record
   }
 
+  /** Where the broker notifies this deployment: the notify route under NGSI_LD_NOTIFY_URL, before the token. */
+  private notifyRoute() {
+    return `${this.options.notifyUrl.replace(/\/+$/, '')}/api/ngsi-ld/notify/`
+  }
+
   /** Creates at the broker with a new token in the endpoint; only the token's hash is kept. */
   private async subscribe(tenant: string, request: Omit<SubscriptionRequest, 'endpoint'>, contextUrl: string | undefined) {
     const token = randomBytes(32).toString('base64url')
-    const endpoint = `${this.options.notifyUrl.replace(/\/+$/, '')}/api/ngsi-ld/notify/${token}`
+    const endpoint = `${this.notifyRoute()}${token}`
     const subscriptionId = await this.options.client.create(tenant, { ...request, endpoint }, contextUrl)
     return { subscriptionId, tokenHash: hashToken(token) }
   }

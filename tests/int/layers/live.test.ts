@@ -255,20 +255,25 @@ describe('live layers', () => {
     await expect.poll(async () => (await ours(layers.air)).length, { timeout: 10_000 }).toBe(1)
   })
 
-  it('deletes the subscription with the layer, and reconciliation removes strays carrying our name', async () => {
+  it("deletes the subscription with the layer; reconciliation removes our strays and leaves another deployment's", async () => {
     const { reconcileLive } = await import('@/layers/entry/live')
     const [kept] = await ours(layers.air)
-    const stray = await subscriptions.create('santander', {
-      subscriptionName: kept!.subscriptionName!.replace(/:layer:\d+:/, `:layer:${STRAY_LAYER}:`),
-      entityType: 'WeatherObserved',
-      attributes: ['temperature'],
-      endpoint: 'http://127.0.0.1:9/nowhere',
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    })
-    expect((await ours()).map((item) => item.id)).toContain(stray)
+    const strayLike = (endpoint: string) =>
+      subscriptions.create('santander', {
+        // The same name a crashed process of this deployment, or a deployment with the default prefix, would give.
+        subscriptionName: kept!.subscriptionName!.replace(/:layer:\d+:/, `:layer:${STRAY_LAYER}:`),
+        entityType: 'WeatherObserved',
+        attributes: ['temperature'],
+        endpoint,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      })
+    const stray = await strayLike(`${process.env.NGSI_LD_NOTIFY_URL}/api/ngsi-ld/notify/${'s'.repeat(43)}`)
+    const staging = await strayLike(`https://staging.city.example/api/ngsi-ld/notify/${'t'.repeat(43)}`)
+    expect((await ours()).map((item) => item.id)).toEqual(expect.arrayContaining([stray, staging]))
     await reconcileLive()
-    // The stray and the members-only layer's (no one watches it now that the registry is reconciled) are gone.
-    expect((await ours()).map((item) => item.id)).toEqual([kept!.id])
+    // Our stray and the members-only layer's (no one watches it now that the registry is reconciled) are gone; staging's stays.
+    expect((await ours()).map((item) => item.id).sort()).toEqual([kept!.id, staging].sort())
+    await subscriptions.delete('santander', staging)
     await payload.delete({ collection: 'map-layers', id: layers.air, overrideAccess: true })
     await expect.poll(async () => (await ours()).length, { timeout: 10_000 }).toBe(0)
   })

@@ -124,21 +124,28 @@ describe('live subscriptions across two replicas', () => {
     expect(await a.subscriptions.records()).toEqual([])
   })
 
-  it('reconciles after a crash: strays carrying our name are deleted, others left alone', async () => {
+  it("reconciles after a crash: our strays are deleted; others', and another deployment's with our name, left alone", async () => {
     const a = replica()
     const name = prefix.replace(/:+$/, '')
     const client = new SubscriptionClient({ brokerUrl: broker.url, contextUrl: 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld' })
-    const base = { entityType: 'WeatherObserved', attributes: ['temperature'], endpoint: 'http://127.0.0.1:9/x', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }
-    const stray = await client.create('santander', { ...base, subscriptionName: `${name}:layer:99:santander` })
-    const foreign = await client.create('santander', { ...base, subscriptionName: 'someone-else' })
+    const base = { entityType: 'WeatherObserved', attributes: ['temperature'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() }
+    const ourEndpoint = `http://127.0.0.1:9/api/ngsi-ld/notify/${'x'.repeat(43)}`
+    const stray = await client.create('santander', { ...base, endpoint: ourEndpoint, subscriptionName: `${name}:layer:99:santander` })
+    const foreign = await client.create('santander', { ...base, endpoint: ourEndpoint, subscriptionName: 'someone-else' })
+    // Staging beside production, with the default name prefix: same names, its own notify URL.
+    const staging = await client.create('santander', {
+      ...base,
+      endpoint: `https://staging.city.example/api/ngsi-ld/notify/${'y'.repeat(43)}`,
+      subscriptionName: `${name}:layer:99:santander`,
+    })
     const result = await a.subscriptions.reconcile([{ layer, tenant: 'santander' }], ['santander', 'porto'])
     expect(result).toEqual({ created: 1, deleted: 1 })
     const left = (await subscriptionsAt()).map((item) => item.id)
-    expect(left).toContain(foreign)
+    expect(left).toEqual(expect.arrayContaining([foreign, staging]))
     expect(left).not.toContain(stray)
-    expect(left).toHaveLength(2)
+    expect(left).toHaveLength(3)
     await a.subscriptions.reconcile([], ['santander'])
-    expect((await subscriptionsAt()).map((item) => item.id)).toEqual([foreign])
+    expect((await subscriptionsAt()).map((item) => item.id).sort()).toEqual([foreign, staging].sort())
   })
 
   it('delivers a change published at replica A to listeners at replica B, in version order, resumable', async () => {
