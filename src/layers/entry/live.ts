@@ -385,12 +385,12 @@ export async function reconcileLive(): Promise<{ created: number; deleted: numbe
 const STARTED = Symbol.for('citydash.liveStarted')
 const processWide = globalThis as { [STARTED]?: Promise<void> }
 
-/** Reconciles once per process, then keeps the subscriptions renewed; a failure is retried on the next call. */
+/** Reconciles once per process (and again when the registry is lost), then keeps the subscriptions renewed; a failure is retried on the next call. */
 export function startLive(): Promise<void> {
   const settings = env()
   if (!settings.LIVE_UPDATES) return Promise.resolve()
   return (processWide[STARTED] ??= reconcileLive().then(
-    () => live().startMaintenance(settings.LIVE_CHECK_SECONDS * 1000),
+    () => live().startMaintenance(settings.LIVE_CHECK_SECONDS * 1000, reconcileLive),
     (error: unknown) => {
       // Tried again after a while, not on every request while the broker is down.
       setTimeout(() => (processWide[STARTED] = undefined), 30_000).unref()

@@ -95,6 +95,7 @@ export function localBus(): LiveBus {
 export interface RedisLike {
   publish(channel: string, message: string): Promise<unknown>
   incr(key: string): Promise<number>
+  set(key: string, value: string, expiry: 'EX', seconds: number, mode: 'NX'): Promise<unknown>
   get(key: string): Promise<string | null>
   expire(key: string, seconds: number): Promise<unknown>
 }
@@ -103,7 +104,7 @@ export interface RedisSubscriberLike {
   on(event: 'message', listener: (channel: string, message: string) => void): unknown
 }
 
-/** Versions live 30 days after their last change: a restarted replica continues them. */
+/** Versions live 30 days after their last change: a restarted replica continues them (and a lost one starts above them). */
 const VERSION_TTL_SECONDS = 30 * 86_400
 
 export function redisBus({
@@ -144,6 +145,10 @@ export function redisBus({
     async nextVersion(name) {
       const key = `${keyPrefix}live:version:${name}`
       const connection = await redis()
+      // A channel's versions count on from the clock (ms) it started at, far faster than changes
+      // come: after Redis restarts empty (or a quiet month), they continue above every version a
+      // page or a replica saw, so those reset instead of ignoring every change that follows.
+      await connection.set(key, String(Date.now()), 'EX', VERSION_TTL_SECONDS, 'NX')
       const version = await connection.incr(key)
       await connection.expire(key, VERSION_TTL_SECONDS)
       return version

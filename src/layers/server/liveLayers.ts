@@ -146,11 +146,20 @@ export class LiveLayers {
     }
   }
 
-  /** Renews and checks the subscriptions; with the lock held for the period, one replica does it per period. */
-  async maintain(periodMs: number): Promise<boolean> {
+  /**
+   * Renews and checks the subscriptions; with the lock held for the period, one replica does it per
+   * period. A registry that lost its records (Redis restarted empty: the broker's subscriptions
+   * are unknown, their tokens refused) is rebuilt first by `reconcile`: our old subscriptions
+   * deleted, new ones made.
+   */
+  async maintain(periodMs: number, reconcile?: () => Promise<unknown>): Promise<boolean> {
     const lock = await this.options.lock('live-maintenance', Math.max(1_000, periodMs - 1_000))
     if (!lock) return false
     // Not released: the lock lapsing marks the next period.
+    if (reconcile && (await this.options.subscriptions.registryLost())) {
+      this.options.logger?.warn('live: the subscription registry was lost (Redis restarted empty?); reconciling with the broker')
+      await reconcile()
+    }
     await this.options.subscriptions.renew()
     const delivery = this.options.checkData ? (record: LiveRecord) => this.deliveryOf(record) : undefined
     for (const record of await this.options.subscriptions.check(delivery)) {
@@ -177,10 +186,10 @@ export class LiveLayers {
     return { reason: changed ? `${UNNOTIFIED_CHANGE} (${changed})` : undefined, version }
   }
 
-  startMaintenance(periodMs: number): void {
+  startMaintenance(periodMs: number, reconcile?: () => Promise<unknown>): void {
     if (this.maintenance) return
     this.maintenance = setInterval(() => {
-      this.maintain(periodMs).catch((error: unknown) => this.options.logger?.warn(`live: maintenance failed (${error instanceof Error ? error.message : String(error)})`))
+      this.maintain(periodMs, reconcile).catch((error: unknown) => this.options.logger?.warn(`live: maintenance failed (${error instanceof Error ? error.message : String(error)})`))
     }, periodMs)
     this.maintenance.unref()
   }

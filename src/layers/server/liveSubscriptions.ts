@@ -50,6 +50,10 @@ export interface LiveRegistry {
   put(record: LiveRecord): Promise<void>
   remove(key: string): Promise<void>
   keyOfToken(tokenHash: string): Promise<string | undefined>
+  /** Notes that the registry holds every subscription (after a reconciliation). */
+  markReconciled(): Promise<void>
+  /** False once what markReconciled noted is gone: the store lost its data (Redis restarted empty). */
+  isReconciled(): Promise<boolean>
 }
 
 export function memoryRegistry(): LiveRegistry {
@@ -70,10 +74,17 @@ export function memoryRegistry(): LiveRegistry {
     async keyOfToken(tokenHash) {
       return [...records.values()].find((record) => record.tokenHash === tokenHash)?.key
     },
+    // In this process's memory: lost only with the process, whose start reconciles.
+    async markReconciled() {},
+    async isReconciled() {
+      return true
+    },
   }
 }
 
 export interface RedisHashLike {
+  get(key: string): Promise<string | null>
+  set(key: string, value: string): Promise<unknown>
   hgetall(key: string): Promise<Record<string, string>>
   hget(key: string, field: string): Promise<string | null>
   hset(key: string, field: string, value: string): Promise<unknown>
@@ -84,6 +95,7 @@ export interface RedisHashLike {
 export function redisRegistry(client: RedisHashLike, keyPrefix: string, ready: () => Promise<boolean>): LiveRegistry {
   const recordsKey = `${keyPrefix}live:subscriptions`
   const tokensKey = `${keyPrefix}live:tokens`
+  const reconciledKey = `${keyPrefix}live:reconciled`
   const parse = (text: string | null | undefined) => (text ? (JSON.parse(text) as LiveRecord) : undefined)
   const redis = async () => {
     if (!(await ready())) throw new Error('Redis is unavailable')
@@ -109,6 +121,12 @@ export function redisRegistry(client: RedisHashLike, keyPrefix: string, ready: (
     },
     async keyOfToken(tokenHash) {
       return (await (await redis()).hget(tokensKey, tokenHash)) ?? undefined
+    },
+    async markReconciled() {
+      await (await redis()).set(reconciledKey, new Date().toISOString())
+    },
+    async isReconciled() {
+      return (await (await redis()).get(reconciledKey)) !== null
     },
   }
 }
@@ -241,7 +259,13 @@ export class LiveSubscriptions {
         deleted++
       }
     }
+    await this.options.registry.markReconciled()
     return { created, deleted }
+  }
+
+  /** Whether the registry lost its records since the last reconciliation (Redis restarted empty): then reconcile again. */
+  async registryLost(): Promise<boolean> {
+    return !(await this.options.registry.isReconciled())
   }
 
   /**

@@ -148,6 +148,41 @@ describe('live subscriptions across two replicas', () => {
     expect((await subscriptionsAt()).map((item) => item.id).sort()).toEqual([foreign, staging].sort())
   })
 
+  it('notices a registry lost with Redis (restarted empty) and rebuilds it from the broker: the old subscription replaced, not left failing', async () => {
+    const a = replica()
+    const ofLayer = async () => (await subscriptionsAt()).filter((item) => item.subscriptionName?.startsWith(`${prefix.replace(/:+$/, '')}:layer:${layer.id}:`))
+    await a.subscriptions.reconcile([{ layer, tenant: 'santander' }], ['santander'])
+    expect(await a.subscriptions.registryLost()).toBe(false)
+    const [old] = await ofLayer()
+    await deleteKeys(prefix)
+    expect(await a.subscriptions.registryLost()).toBe(true)
+    expect(await a.subscriptions.reconcile([{ layer, tenant: 'santander' }], ['santander'])).toEqual({ created: 1, deleted: 1 })
+    const now = await ofLayer()
+    expect(now).toHaveLength(1)
+    expect(now[0]!.id).not.toBe(old!.id)
+    expect(await a.subscriptions.registryLost()).toBe(false)
+    await a.subscriptions.reconcile([], ['santander'])
+  })
+
+  it('continues above every version seen after Redis restarts empty: replica B delivers the next change, and a stream behind resets', async () => {
+    const [a, b] = [replica(), replica()]
+    await Promise.all([a.hub.start(), b.hub.start()])
+    const heard: BusMessage[] = []
+    b.hub.listen(['8:santander'], (message) => heard.push(message))
+    const change = () => a.hub.publishChange({ layerId: '8', tenant: 'santander', upserted: [], removed: ['urn:y'], tiles: false, at: new Date().toISOString() })
+    const before = await change()
+    await change()
+    await expect.poll(() => heard.length).toBe(2)
+    // What a restart with an empty data set leaves: no version counter.
+    await deleteKeys(`${prefix}live:version:*`)
+    const after = await change()
+    expect(after.version).toBeGreaterThan(before.version + 1)
+    await expect.poll(() => heard.length).toBe(3)
+    expect(heard.at(-1)).toMatchObject({ kind: 'change', event: { version: after.version } })
+    // A page at the version before the restart cannot resume across it: it refetches.
+    expect(b.hub.catchUp('8:santander', before.version + 1)).toEqual({ kind: 'reset', version: after.version })
+  })
+
   it('delivers a change published at replica A to listeners at replica B, in version order, resumable', async () => {
     const [a, b] = [replica(), replica()]
     await Promise.all([a.hub.start(), b.hub.start()])
