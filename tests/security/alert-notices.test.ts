@@ -121,6 +121,8 @@ describe('alert subscriptions', () => {
     const perAddress = []
     for (let attempt = 0; attempt < 4; attempt++) perAddress.push((await subscribe(request(target))).status)
     expect(perAddress).toEqual([202, 202, 202, 429])
+    // The same inbox under other spellings (sub-addresses, letter case) shares the budget.
+    for (const variant of ['victim+1@example.org', 'Victim+alerts@Example.org', 'VICTIM@example.org']) await expectRefusal(await subscribe(request(variant)), 429)
     await queueTicks()
     expect(mailsTo(target).length).toBeLessThanOrEqual(3)
   })

@@ -153,6 +153,9 @@ describe.each(engines)('V2/V5 password reset by email (%s, production build, rea
     for (const address of [known, unknown]) {
       for (let index = 0; index < 3; index++) expect((await forgot(address)).status, address).toBe(200)
       expect(await expectRefusal(await forgot(address), 429)).toMatch(/Too many/)
+      // Another spelling of the same inbox (a +tag) shares its budget.
+      const [local, domain] = address.split('@')
+      expect(await expectRefusal(await forgot(`${local}+again@${domain}`), 429)).toMatch(/Too many/)
     }
     // At most one mail per request the budget admitted reaches the inbox.
     await mailing.smtp.waitForMail((mail) => mail.envelopeTo.includes(known), 30_000)

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { AlertLevel } from '@/alerts'
 import type { QuietHours } from '@/alerts/notices'
 import { currentEmailSettings, type EmailSettings, queueMail } from '@/email'
+import { inboxOf } from '@/email/inbox'
 import { env } from '@/env'
 import type { AlertSubscription, MapLayer } from '@/payload-types'
 import { readGlobal } from '@/site/globals'
@@ -48,8 +49,8 @@ function tokenMatches(purpose: Purpose, subscription: Pick<AlertSubscription, 'i
 
 const normalisedAddress = (email: string) => email.trim().toLowerCase()
 
-/** The key an address is rate-limited under: a keyed hash, so no address is written to Redis. */
-export const addressKey = (email: string) => hmac(`alert-address:${normalisedAddress(email)}`)
+/** The key an address is rate-limited under: its inbox (victim+1@ is victim@), as a keyed hash, so no address is written to Redis. */
+export const addressKey = (email: string) => hmac(`alert-address:${inboxOf(email)}`)
 
 /** The two parameters of a mailed link: the subscription's id (s) and its token (t, an HMAC in base64url). */
 export const subscriptionLinkSchema = {

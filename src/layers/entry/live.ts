@@ -90,7 +90,8 @@ export const notifyRoute: PagesHandler = servedDirectly(
       if (!isPost) throw new HttpError(405, 'Notifications are POSTed', { Allow: 'POST' })
       response = await notifyReply(request, String(req.query.token ?? ''))
     } catch (error) {
-      response = errorResponse(error, request)
+      // The token is the notification's secret: the refusal is logged under the route's pattern, never its path.
+      response = errorResponse(error, { method: incoming.method, url: '/api/ngsi-ld/notify/[token]', headers })
     }
     const body = Buffer.from(await response.arrayBuffer())
     const answerHeaders: Record<string, string> = Object.fromEntries(response.headers)
@@ -121,8 +122,12 @@ const liveSearch = z.strictObject({
   city: citySchema.optional(),
 })
 
-/** Streams open now: per client address and in the process. */
-const open = { total: 0, byClient: new Map<string, number>() }
+/**
+ * Streams open now: per client address and in the process. On globalThis: the stream (a Pages
+ * route) and /api/health (an app route) are bundled apart, and health counted 0 while hundreds were open.
+ */
+const OPEN_STREAMS = Symbol.for('citydash.openStreams')
+const open = ((globalThis as { [OPEN_STREAMS]?: { total: number; byClient: Map<string, number> } })[OPEN_STREAMS] ??= { total: 0, byClient: new Map() })
 
 /** `Last-Event-ID` as this stream writes it: `layer.version` pairs joined by `_`. */
 function parseLastEventId(header: string | string[] | undefined): Map<string, number> | undefined {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import type { CollectionAfterOperationHook, CollectionBeforeOperationHook, PayloadRequest } from 'payload'
 
 import { currentEmailSettings } from '@/email'
+import { inboxOf } from '@/email/inbox'
 import { queueMail } from '@/email/queue'
 import { env } from '@/env'
 import { Refusal } from '@/hooks/refusal'
@@ -34,7 +35,8 @@ export const TOO_MANY_RESETS = 'Too many password reset requests; try again late
 // Set on the request when the reset mail is ours to send (Payload's own is disabled).
 const MAIL_RESET = 'mailPasswordReset'
 
-const addressKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)
+// Per inbox: victim+1@ and victim+2@ are one person's.
+const addressKey = (email: string) => createHash('sha256').update(inboxOf(email)).digest('hex').slice(0, 32)
 
 const emailOf = (data: unknown) => {
   const email = (data as { email?: unknown } | undefined)?.email

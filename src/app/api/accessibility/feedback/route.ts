@@ -6,10 +6,12 @@ import { readJsonBody } from '@/server/body'
 import { HttpError, withErrorHandling } from '@/server/errors'
 import { enforceKeyedRateLimit, enforceRateLimit } from '@/server/rateLimit'
 import { payloadClient } from '@/site/payload'
+import { inboxOf } from '@/email/inbox'
 
 export const dynamic = 'force-dynamic'
 
-const addressKey = (email: string) => createHash('sha256').update(`a11y-feedback:${env().APP_SECRET}:${email.toLowerCase()}`).digest('base64url')
+// Per inbox: victim+1@ and victim+2@ are one person's.
+const addressKey = (email: string) => createHash('sha256').update(`a11y-feedback:${env().APP_SECRET}:${inboxOf(email)}`).digest('base64url')
 
 /**
  * POST /api/accessibility/feedback {description, pageUrl?, email?, locale?, website, elapsedMs} →
