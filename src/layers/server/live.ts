@@ -122,6 +122,16 @@ export function redisBus({
   closeSubscriber: () => Promise<void>
 }): LiveBus {
   const channel = `${keyPrefix}live:events`
+  /**
+   * A channel's version key, started (if it was not) at the clock in ms: versions count on from
+   * there, far slower than the clock, so after Redis restarts empty (or a quiet month) they continue
+   * above every version a page or a replica saw, which then reset instead of ignoring what follows.
+   */
+  const startedVersion = async (connection: RedisLike, name: string) => {
+    const key = `${keyPrefix}live:version:${name}`
+    await connection.set(key, String(Date.now()), 'EX', VERSION_TTL_SECONDS, 'NX')
+    return key
+  }
   const redis = async () => {
     if (!(await ready())) throw new Error('Redis is unavailable')
     return client
@@ -143,18 +153,15 @@ export function redisBus({
       await connection.subscribe(channel)
     },
     async nextVersion(name) {
-      const key = `${keyPrefix}live:version:${name}`
       const connection = await redis()
-      // A channel's versions count on from the clock (ms) it started at, far faster than changes
-      // come: after Redis restarts empty (or a quiet month), they continue above every version a
-      // page or a replica saw, so those reset instead of ignoring every change that follows.
-      await connection.set(key, String(Date.now()), 'EX', VERSION_TTL_SECONDS, 'NX')
+      const key = await startedVersion(connection, name)
       const version = await connection.incr(key)
       await connection.expire(key, VERSION_TTL_SECONDS)
       return version
     },
     async currentVersion(name) {
-      return Number((await (await redis()).get(`${keyPrefix}live:version:${name}`)) ?? 0)
+      const connection = await redis()
+      return Number((await connection.get(await startedVersion(connection, name))) ?? 0)
     },
     close: closeSubscriber,
   }
