@@ -1,6 +1,7 @@
 // @ts-check
 // Next.js's cache handler (next.config.mjs `cacheHandler`). Next imports it at run time outside the
 // app's bundle, hence plain JavaScript.
+import { LRUCache } from 'lru-cache'
 import fileSystemCache from 'next/dist/server/lib/incremental-cache/file-system-cache.js'
 
 /** @type {typeof import('next/dist/server/lib/incremental-cache/file-system-cache').default} */
@@ -26,6 +27,20 @@ function tagsOf(entry, ctx) {
   return typeof header === 'string' ? header.split(',') : []
 }
 
+// Optimized images (next.config.mjs `images.customCacheHandler`): Next's memory store refuses
+// them, so this process keeps them here, bounded by their bytes; without it every request re-encoded.
+const IMAGE_CACHE_BYTES = 50 * 1024 * 1024
+const OPTIMIZED_IMAGES = Symbol.for('citydash.optimizedImages')
+/** @returns {LRUCache<string, { value: { kind: string; buffer: Buffer }; lastModified: number }>} */
+const optimizedImages = () =>
+  /** @type {any} */ (globalThis)[OPTIMIZED_IMAGES] ??= new LRUCache({
+    maxSize: IMAGE_CACHE_BYTES,
+    sizeCalculation: (/** @type {{ value: { buffer?: Buffer } }} */ entry) => Math.max(1, entry.value.buffer?.length ?? 1),
+  })
+
+/** @param {{ kind?: string } | undefined} ctx */
+const isImage = (ctx) => ctx?.kind === 'IMAGE'
+
 /**
  * True for a rendered "not found": any address can ask for one, so keeping them would let anyone
  * fill the cache with pages that say nothing.
@@ -43,17 +58,22 @@ const isNotFound = (value) => {
  * from the same build. Renders of unknown addresses (404) are not kept at all. With REDIS_URL set
  * the revalidations are shared: revalidatePath/revalidateTag on one replica (an editor's save) are
  * recorded in Redis, and any replica's entry rendered before them is a miss, so the next request
- * renders the page afresh there.
+ * renders the page afresh there. Optimized images are kept apart, in optimizedImages.
  */
 export default class SharedRevalidationCache extends FileSystemCache {
   /** @type {InstanceType<typeof FileSystemCache>['set']} */
   async set(key, data, ctx) {
+    if (isImage(/** @type {any} */ (ctx))) {
+      if (data) optimizedImages().set(key, { value: /** @type {any} */ (data), lastModified: Date.now() })
+      return
+    }
     if (isNotFound(data)) return
     await super.set(key, data, ctx)
   }
 
   /** @type {InstanceType<typeof FileSystemCache>['get']} */
   async get(key, ctx) {
+    if (isImage(/** @type {any} */ (ctx))) return /** @type {any} */ (optimizedImages().get(key) ?? null)
     const entry = await super.get(key, ctx)
     const tags = sharedTags()
     if (!entry || !tags) return entry

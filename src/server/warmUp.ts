@@ -23,6 +23,8 @@ export const isReady = () => readiness().ready
  * The data routes a map asks for: an unknown layer loads each layer route's code and answers 404;
  * a basemap tile also builds the bundled basemap's tile index.
  */
+/** The cheapest Payload REST route anyone may call: whether the site has its first account. */
+export const JOB_RUNNERS_ROUTE = '/api/users/init'
 const DATA_ROUTES = ['/api/layers/0/features', '/api/layers/0/preview', '/api/layers/0/history', '/api/layers/0/tiles/0/0/0', '/basemap/tiles/0/0/0']
 const MAX_LINKED_PAGES = 20
 /** Two at a time: the server's one thread renders them, and real visitors may already be arriving. */
@@ -65,9 +67,10 @@ export async function warmUp(origin: string, { deadlineMs = 30_000 }: { deadline
   const signal = AbortSignal.timeout(deadlineMs)
   try {
     const home = await homePage(origin, signal)
-    // Health starts Payload with its job runners (src/site/payload.ts): mail and scheduled jobs leave
-    // from the start, not once someone opens the admin (cached pages never start Payload).
-    await get(`${origin}/api/health`, signal).catch(() => undefined)
+    // A Payload REST route starts Payload with its job runners (Payload's REST and admin start them,
+    // not the site's Local API): mail and scheduled jobs leave from the start, not once someone opens
+    // the admin (cached pages never start Payload).
+    await get(`${origin}${JOB_RUNNERS_ROUTE}`, signal).catch(() => undefined)
     const limit = pLimit(CONCURRENCY)
     const paths = [...DATA_ROUTES, ...linkedPagePaths(home).filter((path) => path !== '/').slice(0, MAX_LINKED_PAGES)]
     await Promise.allSettled(paths.map((path) => limit(() => get(`${origin}${path}`, signal))))

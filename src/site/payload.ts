@@ -19,9 +19,5 @@ export async function tolerantAtBuild<T>(what: string, query: () => Promise<T>, 
   }
 }
 
-/**
- * Payload with its job runners (mail, alert notices, scheduled publishing): Payload starts its
- * crons only for a caller that asks (`cron: true`, as its admin does), and `shouldAutoRun` keeps
- * them to the production server (payload.config.ts).
- */
-export const payloadClient = () => getPayload({ config, cron: true })
+/** Payload for the site's pages and routes; its job runners are started by src/server/warmUp.ts. */
+export const payloadClient = () => getPayload({ config })
