@@ -76,7 +76,9 @@ export { unitSymbol } from './units'
 export {
   deliveryFailing,
   notificationSchema,
+  NOTIFICATION_CLOCK_SKEW_MS,
   notifiedChanges,
+  type NotificationExpectation,
   SubscriptionClient,
   subscriptionStatus,
   type NotificationBody,

@@ -206,26 +206,51 @@ export interface NotifiedChanges {
   upserted: NormalizedEntity[]
   /** Ids of entities the broker reports deleted (`deletedAt`). */
   removed: string[]
-  /** Entities that could not be read (no id): left out. */
+  /** Entities that could not be read (no id), of another type than subscribed, or dated in the future: left out. */
   skipped: number
 }
 
-/** The entities of a notification, normalised as loads are; deleted ones apart. */
-export function notifiedChanges(body: NotificationBody): NotifiedChanges {
+/** What a notification must match: the subscribed entity type, and times no later than now plus the skew brokers' clocks may have. */
+export interface NotificationExpectation {
+  entityType: string
+  now: number
+  /** How far ahead of this server's clock a broker's timestamp may be. */
+  maxSkewMs: number
+}
+
+/** A broker's clock may run this much ahead of ours. */
+export const NOTIFICATION_CLOCK_SKEW_MS = 5 * 60_000
+
+// A type as the layer's context compacts it, or the full IRI when the context lacks the term.
+const isType = (type: string, expected: string) => type === expected || type.endsWith(`/${expected}`) || type.endsWith(`#${expected}`)
+
+const isLater = (time: string | undefined, limit: number) => time !== undefined && Date.parse(time) > limit
+
+/**
+ * The entities of a notification, normalised as loads are; deleted ones apart. A notification is a
+ * hint from whoever holds the token: an entity of another type than the one subscribed, or one observed, modified or deleted later than now (plus the clock skew), is left
+ * out, so a forged one can neither add foreign stations nor pin a value with a far-future time.
+ */
+export function notifiedChanges(body: NotificationBody, expected: NotificationExpectation): NotifiedChanges {
   const upserted: NormalizedEntity[] = []
   const removed: string[] = []
   let skipped = 0
+  const latest = expected.now + expected.maxSkewMs
   for (const raw of body.data) {
     if (typeof raw.id !== 'string' || raw.id.length === 0) {
       skipped++
       continue
     }
     if (typeof raw.deletedAt === 'string') {
-      removed.push(raw.id)
+      if (isLater(raw.deletedAt, latest)) skipped++
+      else removed.push(raw.id)
       continue
     }
     try {
-      upserted.push(normalizeEntity(raw))
+      const entity = normalizeEntity(raw)
+      const foreign = entity.types.length > 0 && !entity.types.some((type) => isType(type, expected.entityType))
+      if (foreign || isLater(entity.observedAt, latest) || isLater(entity.modifiedAt, latest)) skipped++
+      else upserted.push(entity)
     } catch {
       skipped++
     }

@@ -89,6 +89,25 @@ describe.each(servers().map((server) => [server.name, server] as const))('the li
     expect(await answer.json()).toEqual({ accepted: 0 })
   })
 
+  it('takes nothing a forged notification with the right token holds that was not subscribed: other types, future times', async () => {
+    const forged = (data: Record<string, unknown>[]) => call(server, 'anonymous', 'POST', the().notifyPath, { ...notification(the().subscriptionId), data })
+    const point = { type: 'GeoProperty', value: { type: 'Point', coordinates: [-3.8, 43.46] } }
+    const reading = (observedAt: string) => ({ type: 'Property', value: 99, observedAt })
+    const cases = [
+      [{ id: 'urn:ngsi-ld:AirQualityObserved:forged', type: 'AirQualityObserved', no2: reading(new Date().toISOString()), location: point }],
+      [{ id: 'urn:ngsi-ld:WeatherObserved:pinned', type: 'WeatherObserved', temperature: reading('2099-01-01T00:00:00Z'), location: point }],
+      [{ id: 'urn:ngsi-ld:WeatherObserved:modified', type: 'WeatherObserved', modifiedAt: '2099-01-01T00:00:00Z', temperature: reading(new Date().toISOString()), location: point }],
+      [{ id: 'urn:ngsi-ld:WeatherObserved:gone', type: 'WeatherObserved', deletedAt: '2099-01-01T00:00:00Z' }],
+    ]
+    for (const data of cases) {
+      const answer = await forged(data)
+      expect(answer.status).toBe(200)
+      expect(await answer.json(), JSON.stringify(data)).toEqual({ accepted: 0 })
+    }
+    const features = await (await call(server, 'anonymous', 'GET', `/api/layers/${the().publicLayer}/features`)).text()
+    expect(features).not.toMatch(/forged|pinned|modified/)
+  })
+
   it('streams nothing of a members-only layer to an anonymous reader, alone or beside a public one', async () => {
     for (const layers of [`${the().staffLayer}`, `${the().publicLayer},${the().staffLayer}`]) {
       const { status, text } = await readStream(`${server.baseUrl}/api/live?layers=${layers}`, 1500)

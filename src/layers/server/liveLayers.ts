@@ -3,7 +3,7 @@
 // renewed and checked on a schedule that runs on one replica at a time.
 
 import type { CacheLock } from '@/cache'
-import { type Feature, featureProperties, type NormalizedEntity, notifiedChanges, type NotificationBody, toFeature } from '@/ngsi'
+import { type Feature, featureProperties, NOTIFICATION_CLOCK_SKEW_MS, type NormalizedEntity, notifiedChanges, type NotificationBody, toFeature } from '@/ngsi'
 
 import { withAlert } from './body'
 import type { LayerFeatureService, LayerSpec } from './features'
@@ -71,7 +71,8 @@ export class LiveLayers {
    * (brokers give up after a few seconds). Returns how many entities it carried.
    */
   accept(record: LiveRecord, body: NotificationBody): number {
-    const changes = notifiedChanges(body)
+    const now = this.options.now?.() ?? Date.now()
+    const changes = notifiedChanges(body, { entityType: record.request.entityType, now, maxSkewMs: NOTIFICATION_CLOCK_SKEW_MS })
     let queued = this.pending.get(record.key)
     if (!queued) this.pending.set(record.key, (queued = { record, upserted: new Map(), removed: new Set() }))
     for (const entity of changes.upserted) {
