@@ -30,15 +30,31 @@ const tooMany = (refused: RateLimitResult) => new HttpError(429, 'Too many reque
  * with Retry-After.
  */
 export async function enforceRateLimit(request: Request, policy: LimitPolicy, cost = 1): Promise<Record<string, string>> {
+  const admitted = await admitCaller(request, policy, cost)
+  await admitted.spendShared()
+  return admitted.headers
+}
+
+/**
+ * The caller's own budget, spent now; the overall one only when `spendShared` is called, once the
+ * request has proved it will do the costly thing (valid, past its other checks): requests refused
+ * as invalid, from however many addresses, never close the route for everyone.
+ */
+export async function admitCaller(request: Request, policy: LimitPolicy, cost = 1): Promise<{ headers: Record<string, string>; spendShared: () => Promise<void> }> {
   const { client, overall } = limitersFor(policy)
   const caller = callerOf(request.headers)
   const mine = await client.consume(caller, cost)
   if (!mine.allowed) throw tooMany(mine)
-  const all = await overall.consume('all', cost)
-  if (all.allowed) return rateLimitHeaders(mine)
-  // Refused for everyone's ceiling, not the caller's own: it keeps what it spent.
-  await client.refund(caller, cost)
-  throw tooMany(all)
+  return {
+    headers: rateLimitHeaders(mine),
+    async spendShared() {
+      const all = await overall.consume('all', cost)
+      if (all.allowed) return
+      // Refused for everyone's ceiling, not the caller's own: it keeps what it spent.
+      await client.refund(caller, cost)
+      throw tooMany(all)
+    },
+  }
 }
 
 export interface KeyedLimitPolicy {

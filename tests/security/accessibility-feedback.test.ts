@@ -95,6 +95,14 @@ describe('V11 business logic: the feedback form refuses scripts and floods', () 
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429])
   })
 
+  it('lets refused junk from 120 rotating clients spend nothing of the shared ceiling: a real report is still taken', async () => {
+    const junk = [{ description: '' }, report('junk', { website: 'http://spam.example' }), report('junk', { elapsedMs: 10 }), '{"description":', { unexpected: true }]
+    for (let i = 0; i < 120; i++) expect((await post(junk[i % junk.length]!)).status).toBe(400)
+    const marker = `after-junk${Date.now()}`
+    expect((await post(report(marker))).status).toBe(201)
+    expect(await stored(marker)).toBe(1)
+  }, 120_000)
+
   it('keeps rotating clients under the overall ceiling of 100 reports in ten minutes', async () => {
     const marker = `ceiling${Date.now()}`
     let refused = 0

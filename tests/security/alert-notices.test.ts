@@ -127,6 +127,14 @@ describe('alert subscriptions', () => {
     expect(mailsTo(target).length).toBeLessThanOrEqual(3)
   })
 
+  it('let refused junk from 510 rotating clients spend nothing of the shared ceiling (500 in ten minutes): a real sign-up is still taken', async () => {
+    for (let attempt = 0; attempt < 510; attempt++) {
+      const junk = attempt % 2 ? { ...request('not-an-address'), email: 'not-an-address' } : { ...request(`junk-${attempt}@example.org`), layer: 999_999 }
+      expect([400, 404]).toContain((await subscribe(junk)).status)
+    }
+    expect((await subscribe(request('after-junk@example.org'))).status).toBe(202)
+  }, 120_000)
+
   it('refuse header injection in the address and the time zone, and keep names out of headers', async () => {
     for (const email of ['victim@example.org\r\nBcc: attacker@evil.example', 'victim@example.org\nBcc:attacker@evil.example', '"a\r\nb"@example.org']) {
       const text = await expectRefusal(await subscribe(request(email)), 400)

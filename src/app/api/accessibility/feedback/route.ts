@@ -4,7 +4,7 @@ import { feedbackSchema, MIN_FILL_MS } from '@/collections/AccessibilityReports/
 import { env } from '@/env'
 import { readJsonBody } from '@/server/body'
 import { HttpError, withErrorHandling } from '@/server/errors'
-import { enforceKeyedRateLimit, enforceRateLimit } from '@/server/rateLimit'
+import { admitCaller, enforceKeyedRateLimit } from '@/server/rateLimit'
 import { payloadClient } from '@/site/payload'
 import { inboxOf } from '@/email/inbox'
 
@@ -21,11 +21,14 @@ const addressKey = (email: string) => createHash('sha256').update(`a11y-feedback
  * and a minimum fill time, both refused with 400.
  */
 export const POST = withErrorHandling(async (request: Request) => {
-  const limitHeaders = await enforceRateLimit(request, { name: 'accessibility-feedback', perClient: 5, overall: 100, windowSeconds: 600 })
+  const admitted = await admitCaller(request, { name: 'accessibility-feedback', perClient: 5, overall: 100, windowSeconds: 600 })
   const body = feedbackSchema(env().PUBLIC_SERVER_URL).parse(await readJsonBody(request, 8 * 1024))
   if (body.website) throw new HttpError(400, 'The report was refused: a field meant to stay empty was filled in.')
   if (body.elapsedMs < MIN_FILL_MS) throw new HttpError(400, 'The report was refused: it was sent too quickly after the page opened. Please try again.')
   if (body.email) await enforceKeyedRateLimit(addressKey(body.email), { name: 'accessibility-feedback-address', perKey: 5, windowSeconds: 3_600 })
+  // Only a report that will be stored (and mailed to staff) spends the ceiling all clients share.
+  await admitted.spendShared()
+  const limitHeaders = admitted.headers
   const payload = await payloadClient()
   const report = await payload.create({
     collection: 'accessibility-reports',

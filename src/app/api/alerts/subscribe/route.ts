@@ -8,7 +8,7 @@ import { citySchema } from '@/layers/entry/tenant'
 import { subscriptionTarget } from '@/layers/entry/alertNotices'
 import { readJsonBody } from '@/server/body'
 import { HttpError, withErrorHandling } from '@/server/errors'
-import { enforceKeyedRateLimit, enforceRateLimit } from '@/server/rateLimit'
+import { admitCaller, enforceKeyedRateLimit } from '@/server/rateLimit'
 import { payloadClient } from '@/site/payload'
 
 export const dynamic = 'force-dynamic'
@@ -32,11 +32,14 @@ export const SUBSCRIBE_ANSWER = 'Thank you. If this address can receive our mail
  */
 export const POST = withErrorHandling(async (request: Request) => {
   if (!emailEnabled()) throw new HttpError(503, 'Alert notices by email are not offered: this site sends no email')
-  const limitHeaders = await enforceRateLimit(request, { name: 'alert-subscribe', perClient: 5, overall: 500, windowSeconds: 600 })
+  const admitted = await admitCaller(request, { name: 'alert-subscribe', perClient: 5, overall: 500, windowSeconds: 600 })
   const body = subscribeSchema.parse(await readJsonBody(request, 4 * 1024))
   // Per address too: rotating clients cannot fill one inbox with confirmations.
   await enforceKeyedRateLimit(addressKey(body.email), { name: 'alert-subscribe-address', perKey: 3, windowSeconds: 3_600 })
   const target = await subscriptionTarget(body.layer, body.city)
+  // Only a request that will mail spends the ceiling all clients share.
+  await admitted.spendShared()
+  const limitHeaders = admitted.headers
   await subscribe(await payloadClient(), { email: body.email, minimumLevel: body.minimumLevel, quietHours: body.quietHours, ...target })
   return Response.json({ message: SUBSCRIBE_ANSWER }, { status: 202, headers: { ...limitHeaders, 'Cache-Control': 'no-store' } })
 })

@@ -6,7 +6,7 @@ import { emailEnabled } from '@/email'
 import { citySchema, knownCity, siteCities } from '@/layers/entry/tenant'
 import { withErrorHandling } from '@/server/errors'
 import { payloadClient } from '@/site/payload'
-import { enforceRateLimit } from '@/server/rateLimit'
+import { admitCaller } from '@/server/rateLimit'
 import { readJsonBody } from '@/server/body'
 import { HttpError } from '@/server/errors'
 
@@ -38,9 +38,12 @@ async function cityOf(payload: Payload, tenant: string | undefined) {
  * (src/collections/Questions/hooks/notifyAsker.ts).
  */
 export const POST = withErrorHandling(async (request: Request) => {
-  const limitHeaders = await enforceRateLimit(request, { name: 'questions', perClient: 5, overall: 200, windowSeconds: 600 })
+  const admitted = await admitCaller(request, { name: 'questions', perClient: 5, overall: 200, windowSeconds: 600 })
   const body = askSchema.parse(await readJsonBody(request, 8 * 1024))
   if (body.email && !emailEnabled()) throw new HttpError(400, 'This site sends no email: ask without an address and check this page for the answer.')
+  // Only a question that will be stored spends the ceiling all clients share.
+  await admitted.spendShared()
+  const limitHeaders = admitted.headers
   const payload = await payloadClient()
   const city = await cityOf(payload, body.city)
   const question = await payload.create({
