@@ -21,7 +21,8 @@ let layerId: number | string
 let clients = 0
 const workDir = `${process.env.TMPDIR ?? '/tmp'}/citydash-sec-alerts-${process.pid}-${Date.now()}`
 
-const newClient = () => `192.0.2.${++clients}`
+// Valid addresses however many a case needs (a malformed X-Forwarded-For counts as the proxy itself).
+const newClient = () => (++clients, `10.${Math.floor(clients / 250)}.${clients % 250}.1`)
 const subscribe = (body: unknown, ip = newClient()) =>
   fetch(`${app.baseUrl}/api/alerts/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body) })
 const request = (email: string, extra: Record<string, unknown> = {}) => ({ email, layer: layerId, city: 'santander', minimumLevel: 'warning', ...extra })

@@ -94,7 +94,8 @@ describe.each(servers().map((server) => [server.name, server] as const))('the li
     const point = { type: 'GeoProperty', value: { type: 'Point', coordinates: [-3.8, 43.46] } }
     const reading = (observedAt: string) => ({ type: 'Property', value: 99, observedAt })
     const cases = [
-      [{ id: 'urn:ngsi-ld:AirQualityObserved:forged', type: 'AirQualityObserved', no2: reading(new Date().toISOString()), location: point }],
+      // A type no layer of these servers subscribes to (other files' public layers are air quality and weather).
+      [{ id: 'urn:ngsi-ld:ParkingSpot:forged', type: 'ParkingSpot', status: reading(new Date().toISOString()), location: point }],
       [{ id: 'urn:ngsi-ld:WeatherObserved:pinned', type: 'WeatherObserved', temperature: reading('2099-01-01T00:00:00Z'), location: point }],
       [{ id: 'urn:ngsi-ld:WeatherObserved:modified', type: 'WeatherObserved', modifiedAt: '2099-01-01T00:00:00Z', temperature: reading(new Date().toISOString()), location: point }],
       [{ id: 'urn:ngsi-ld:WeatherObserved:gone', type: 'WeatherObserved', deletedAt: '2099-01-01T00:00:00Z' }],
