@@ -1,6 +1,7 @@
 import 'server-only'
 
 import { env } from '@/env'
+import { MAX_DEPTH as MAX_DEPTHS, MAX_LIMIT } from '@/hooks/guardQueryInput'
 
 import { errorResponse } from './errors'
 import { enforceRateLimit, type LimitPolicy } from './rateLimit'
@@ -17,19 +18,18 @@ export const apiReads = (): LimitPolicy => {
   return { name: 'api-reads', perClient, overall: 20 * perClient, windowSeconds: 10 }
 }
 
-/** Payload's page size, the cap on `limit` and on `depth` (src/hooks/guardQueryInput.ts). */
+/** Payload's page size and depth when a request names none; the caps are guardQueryInput's (members' depth, the larger). */
 const DEFAULT_LIMIT = 10
-const MAX_LIMIT = 100
-const MAX_DEPTH = 3
 const DEFAULT_DEPTH = 2
+const MAX_DEPTH = MAX_DEPTHS.member
 
 const bounded = (value: string | null, fallback: number, most: number) => {
   const number = value === null ? fallback : Math.floor(Number(value))
   return Number.isFinite(number) && number >= 0 ? Math.min(number, most) : fallback
 }
 
-// A document by id, a global, `me` or `init`: one document; anything else under /api/{slug} lists.
-const SINGLE_DOCUMENT = /^\/api\/(?:globals\/[^/]+|[^/]+\/(?:me|init|access|[^/]+))$/
+// Two segments (a document by id, a global, `me`, `init`) read one document; anything else under /api/{slug} lists.
+const SINGLE_DOCUMENT = /^\/api\/[^/]+\/[^/]+$/
 
 // Files (media, through the image optimizer too) are bytes, not documents: not counted.
 const FILE = /^\/api\/[^/]+\/file\//
