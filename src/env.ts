@@ -83,6 +83,7 @@ export const envSchema = z
     LIVE_MAX_STREAMS: z.coerce.number().int().min(1).default(20_000),
     // How often one replica renews and checks the subscriptions (seconds).
     LIVE_CHECK_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+    LIVE_PROBE_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
     // At each check, compare the broker's first entities of every live layer with its cached copy:
     // data that changed with no notification puts the layer on polling. Off for a broker whose data
     // change without writes (the demo broker outside its live mode).

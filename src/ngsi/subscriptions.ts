@@ -5,7 +5,7 @@
 import { request } from 'undici'
 import { z } from 'zod'
 
-import { errorFromResponse, NgsiError } from './errors'
+import { errorFromResponse, isRetryable, NgsiError } from './errors'
 import { encode, queryString, requestHeaders, type HttpConfig } from './http'
 import { normalizeEntity, type NormalizedEntity } from './normalize'
 import { undiciTransport } from './transport'
@@ -108,6 +108,19 @@ export class SubscriptionClient {
     await this.send('PATCH', `/subscriptions/${encode(id)}`, tenant, fragment)
   }
 
+  /**
+   * Whether the broker answers at all, within `timeoutMs`: one subscription asked for. Any answer
+   * but a 5xx counts (a tenant the broker does not know yet is a 404 from a working broker).
+   */
+  async answers(tenant: string | undefined, timeoutMs: number): Promise<boolean> {
+    try {
+      await this.send('GET', `/subscriptions${queryString({ limit: 1 })}`, tenant, undefined, undefined, timeoutMs)
+      return true
+    } catch (error) {
+      return !isRetryable(error)
+    }
+  }
+
   /** Deletes; a subscription already gone counts as deleted. */
   async delete(tenant: string | undefined, id: string): Promise<void> {
     try {
@@ -118,7 +131,7 @@ export class SubscriptionClient {
     }
   }
 
-  private async send(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, tenant: string | undefined, body?: unknown, contextUrl?: string) {
+  private async send(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, tenant: string | undefined, body?: unknown, contextUrl?: string, timeoutMs = this.http.timeoutMs) {
     const headers = requestHeaders(this.http, { tenant, contextUrl })
     if (body !== undefined) headers['Content-Type'] = 'application/json'
     let response
@@ -127,9 +140,9 @@ export class SubscriptionClient {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        headersTimeout: this.http.timeoutMs,
-        bodyTimeout: this.http.timeoutMs,
-        signal: AbortSignal.timeout(this.http.timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
       })
     } catch (error) {
       throw new NgsiError('network', `The broker could not be reached (${(error as Error).message})`, { cause: error })

@@ -33,6 +33,8 @@ const patchStation = async (index: number) => {
   const body = { airQualityIndex: { type: 'Property', value: index }, airQualityLevel: { type: 'Property', value: index > 150 ? 'unhealthy' : 'good' } }
   expect(await toBroker('PATCH', `/entities/${encodeURIComponent(STATION)}/attrs`, body)).toBe(204)
 }
+const setFault = (fault: 'down' | null) =>
+  fetch(`${brokerUrl}/__demo/fault`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fault }) })
 const notificationsReach = (reachable: boolean) =>
   fetch(`${brokerUrl}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ reachable }) })
 
@@ -76,6 +78,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  await setFault(null)
   await notificationsReach(true)
   await browser?.close()
 })
@@ -146,6 +149,26 @@ describe('a live page', () => {
       await context.close()
       for (const path of [a, b, c]) await toBroker('DELETE', path)
     }
+  })
+
+  it('says within 10 s that the broker stopped answering, with the time of its data, and goes live again when it answers', async () => {
+    await citizen.locator('.live-status--live').first().waitFor({ timeout: 10_000 })
+    expect((await setFault('down')).status).toBe(200)
+    try {
+      const diedAt = Date.now()
+      // The server probes the broker every LIVE_PROBE_SECONDS (5 s by default) and pushes what it found.
+      const stale = citizen.locator('.data-status--stale').first()
+      await stale.waitFor({ timeout: 10_000 })
+      expect(Date.now() - diedAt).toBeLessThan(10_000)
+      await expect(stale.textContent()).resolves.toMatch(
+        /(Stale data, the city data service is not answering\. Last update|Datos desactualizados: el servicio de datos de la ciudad no responde\. Última actualización a las) \d/,
+      )
+      await screenshot(citizen, 'live-broker-down')
+    } finally {
+      await setFault(null)
+    }
+    await citizen.locator('.live-status--live').first().waitFor({ timeout: 15_000 })
+    expect(await citizen.locator('.data-status--stale').count()).toBe(0)
   })
 
   it('falls back to polling, and says so, when the broker cannot reach the dashboard', async () => {

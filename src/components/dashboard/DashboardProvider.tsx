@@ -33,9 +33,10 @@ export type LayerState = {
   tiles?: string
   /**
    * How the page learns of changes: `live` (the server pushes them, GET /api/live), else `polling`
-   * every refreshSeconds; `lastChangeAt` is when the last pushed change came.
+   * every refreshSeconds; `lastChangeAt` is when the last pushed change came; `brokerDownSince`
+   * while the server says the broker does not answer (what the page holds is stale).
    */
-  live?: { mode: 'live' | 'polling'; lastChangeAt?: string }
+  live?: { mode: 'live' | 'polling'; lastChangeAt?: string; brokerDownSince?: string }
 }
 
 /** `feature`: the feature itself, for a layer drawn from tiles (the browser does not hold its features). */
@@ -370,19 +371,25 @@ function useLiveUpdates(
       const [city, layerList] = stream.split('|') as [string, string]
       const layerIds = layerList.split(',')
       const keyOf = (layerId: string) => snapshotKey(layerId, city)
-      const setMode = (layerId: string, mode: 'live' | 'polling') =>
-        setStates((all) => (all[keyOf(layerId)] ? { ...all, [keyOf(layerId)]: { ...all[keyOf(layerId)]!, live: { ...all[keyOf(layerId)]!.live, mode } } } : all))
+      type Mode = { mode: 'live' | 'polling'; brokerDownSince?: string }
+      /** What the server said of a layer; a lost stream (`kept`) keeps the last word on the broker. */
+      const setMode = (layerId: string, { mode, brokerDownSince }: Mode, kept = false) =>
+        setStates((all) => {
+          const state = all[keyOf(layerId)]
+          if (!state) return all
+          return { ...all, [keyOf(layerId)]: { ...state, live: { ...state.live, mode, brokerDownSince: kept ? state.live?.brokerDownSince : brokerDownSince } } }
+        })
       const query = new URLSearchParams({ layers: layerIds.join(',') })
       if (city) query.set('city', city)
       const source = new EventSource(`/api/live?${query}`)
       const data = <T,>(event: Event) => JSON.parse((event as MessageEvent<string>).data) as T
       source.addEventListener('ready', (event) => {
-        const { layers } = data<{ layers: Record<string, { mode: 'live' | 'polling' }> }>(event)
-        for (const [layerId, { mode }] of Object.entries(layers)) {
+        const { layers } = data<{ layers: Record<string, Mode> }>(event)
+        for (const [layerId, mode] of Object.entries(layers)) {
           const wasPolling = latest.current[keyOf(layerId)]?.live?.mode !== 'live'
           setMode(layerId, mode)
           // Changes may have come while nothing was pushed: fetch once, then rely on the stream.
-          if (mode === 'live' && wasPolling) refetch(keyOf(layerId))
+          if (mode.mode === 'live' && wasPolling) refetch(keyOf(layerId))
         }
       })
       source.addEventListener('change', (event) => {
@@ -400,16 +407,18 @@ function useLiveUpdates(
         refetch(keyOf(layer))
       })
       source.addEventListener('mode', (event) => {
-        const { layer, mode } = data<{ layer: string; mode: 'live' | 'polling' }>(event)
+        const { layer, ...mode } = data<Mode & { layer: string }>(event)
+        const wasPolling = latest.current[keyOf(layer)]?.live?.mode !== 'live'
         setMode(layer, mode)
-        if (mode === 'polling') refetch(keyOf(layer))
+        // Polling starts now; back on live, what changed meanwhile (the broker was away) is fetched once.
+        if (mode.mode === 'polling' || wasPolling) refetch(keyOf(layer))
       })
       source.addEventListener('reset', (event) => {
         for (const layer of data<{ layers: string[] }>(event).layers) refetch(keyOf(layer))
       })
       // Lost (the browser retries by itself) or refused (429/503: it does not): poll meanwhile.
       source.addEventListener('error', () => {
-        for (const layerId of layerIds) setMode(layerId, 'polling')
+        for (const layerId of layerIds) setMode(layerId, { mode: 'polling' }, true)
       })
       return source
     })

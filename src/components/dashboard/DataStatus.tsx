@@ -60,11 +60,13 @@ export function DataStatus({ state, label }: { state: LayerState & { layerId?: s
     )
   }
   const time = { time: formatClock(meta.fetchedAt, locale, timeZone), when: timeTag(meta.fetchedAt) }
+  // The server pushes that the broker stopped answering before any poll could find out.
+  const stale = meta.stale || state.live?.brokerDownSince !== undefined
   return (
     // A live layer's time moves with every change: announcing each would drown a screen reader (new alerts are announced by the alerts panel).
-    <p className={`data-status${meta.stale ? ' data-status--stale' : ''}`} role="status" aria-live={state.live?.mode === 'live' ? 'off' : undefined}>
+    <p className={`data-status${stale ? ' data-status--stale' : ''}`} role="status" aria-live={state.live?.mode === 'live' ? 'off' : undefined}>
       {prefix}
-      {meta.stale ? t.rich('stale', time) : t.rich('asOf', time)}
+      {stale ? t.rich('stale', time) : t.rich('asOf', time)}
       {meta.truncated && ` ${t('truncated')}`}
       {state.live && ' · '}
       <LiveStatus state={state} />

@@ -11,7 +11,7 @@ import { z } from 'zod'
 
 import { canReadLayer, layerReaderOf } from '@/access'
 import { env } from '@/env'
-import { channelOf, type BusMessage, type LiveEvent } from '@/layers/server/live'
+import { channelOf, type BusMessage, type LiveEvent, type LiveModeEvent } from '@/layers/server/live'
 import type { LiveLayers } from '@/layers/server/liveLayers'
 import { liveTargets, type LiveTarget } from '@/layers/server/liveSubscriptions'
 import { notificationSchema } from '@/ngsi'
@@ -158,6 +158,9 @@ function eventBytes(event: LiveEvent, kind: 'change' | 'tiles'): Buffer {
   return known[kind]
 }
 
+/** A `mode` event's data: live or polling, and since when the broker has not answered (pages label their data stale). */
+const modeData = (layer: string, { mode, brokerDownSince }: Pick<LiveModeEvent, 'mode' | 'brokerDownSince'>) => ({ layer, mode, ...(brokerDownSince && { brokerDownSince }) })
+
 function refuse(res: ServerResponse, status: number, error: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers })
   res.end(JSON.stringify({ error }))
@@ -275,7 +278,7 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
     const channel = channelOf(message.event.layerId, message.event.tenant)
     const layerId = layerOf.get(channel)
     if (!layerId) return
-    if (message.kind === 'mode') return send('mode', { layer: layerId, mode: message.event.mode })
+    if (message.kind === 'mode') return send('mode', modeData(layerId, message.event))
     if (message.event.version <= (versions.get(layerId) ?? 0)) return
     if (behindSince === undefined) return catchUp(channel, layerId)
     // A client that does not read is dropped, not waited for without end.
@@ -307,7 +310,7 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
   }
   const modes = Object.fromEntries(await Promise.all(layers.map(async ({ layer, tenant }) => [String(layer.id), await service.modeOf(layer.id, tenant)] as const)))
   if (closed) return
-  send('ready', { layers: Object.fromEntries([...versions].map(([layer, version]) => [layer, { version, mode: modes[layer] }])) }, true)
+  send('ready', { layers: Object.fromEntries([...versions].map(([layer, version]) => [layer, { version, ...modes[layer] }])) }, true)
   if (reset.length > 0) send('reset', { layers: reset })
   for (const event of missed) {
     const layerId = String(event.layerId)
@@ -322,8 +325,8 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
       const watchedUntil = layer.public ? undefined : Date.now() + WATCH_MS
       void service.watch({ layer: toLayerSpec(layer), tenant, watchedUntil }).then((record) => {
         const id = String(layer.id)
-        if (record && modes[id] !== record.mode) {
-          modes[id] = record.mode
+        if (record && !modes[id]?.brokerDownSince && modes[id]?.mode !== record.mode) {
+          modes[id] = { mode: record.mode }
           send('mode', { layer: id, mode: record.mode })
         }
       })
@@ -395,7 +398,10 @@ export function startLive(): Promise<void> {
   const settings = env()
   if (!settings.LIVE_UPDATES) return Promise.resolve()
   return (processWide[STARTED] ??= reconcileLive().then(
-    () => live().startMaintenance(settings.LIVE_CHECK_SECONDS * 1000, reconcileLive),
+    () => {
+      live().startMaintenance(settings.LIVE_CHECK_SECONDS * 1000, reconcileLive)
+      live().startProbe(settings.LIVE_PROBE_SECONDS * 1000)
+    },
     (error: unknown) => {
       // Tried again after a while, not on every request while the broker is down.
       setTimeout(() => (processWide[STARTED] = undefined), 30_000).unref()
@@ -409,6 +415,8 @@ interface LiveHealth {
   subscribed: number
   polling: number
   streams: number
+  /** Since when the broker has not answered the live probe (every layer polls meanwhile). */
+  brokerDownSince?: string
   /** For members only: which (layer, city) pairs poll and why (the reasons may name broker entities or errors). */
   pollingLayers?: { layer: string; city: string; reason?: string }[]
 }
@@ -416,7 +424,7 @@ interface LiveHealth {
 /** `live` in /api/health: how many (layer, city) pairs are subscribed, and how many poll (and why, for members). */
 export async function liveHealth({ withReasons }: { withReasons: boolean }): Promise<LiveHealth | undefined> {
   if (!env().LIVE_UPDATES) return undefined
-  const { layers, subscribed, polling, details } = await live().status()
+  const { layers, subscribed, polling, brokerDownSince, details } = await live().status()
   const pollingLayers = details.filter((detail) => detail.mode === 'polling').map(({ layerId, tenant, reason }) => ({ layer: layerId, city: tenant, ...(reason && { reason }) }))
-  return { layers, subscribed, polling, streams: openStreams(), ...(withReasons && { pollingLayers }) }
+  return { layers, subscribed, polling, streams: openStreams(), ...(brokerDownSince && { brokerDownSince }), ...(withReasons && { pollingLayers }) }
 }

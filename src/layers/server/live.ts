@@ -22,6 +22,8 @@ export interface LiveModeEvent {
   layerId: string
   tenant: string
   mode: 'live' | 'polling'
+  /** Set while the broker does not answer (ISO, since when): pages label what they hold as stale. */
+  brokerDownSince?: string
 }
 
 export type BusMessage = { kind: 'change'; event: LiveEvent } | { kind: 'mode'; event: LiveModeEvent }

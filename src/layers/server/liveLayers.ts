@@ -37,8 +37,13 @@ export interface LiveStatus {
   layers: number
   subscribed: number
   polling: number
+  /** Since when the broker has not answered the probe (every layer polls meanwhile). */
+  brokerDownSince?: string
   details: { layerId: string; tenant: string; mode: 'live' | 'polling'; reason?: string }[]
 }
+
+/** Why every layer polls while the broker does not answer. */
+const BROKER_DOWN = 'the broker is not answering'
 
 /** A feature from a notified entity; without a geometry the cached one is kept (geometry left empty here). */
 function notifiedFeature(entity: NormalizedEntity, attributes: string[]): Feature {
@@ -53,6 +58,7 @@ export class LiveLayers {
   private readonly pending = new Map<string, { record: LiveRecord; upserted: Map<string, NormalizedEntity>; removed: Set<string> }>()
   private readonly running = new Map<string, Promise<void>>()
   private maintenance: NodeJS.Timeout | undefined
+  private probing: NodeJS.Timeout | undefined
 
   constructor(options: LiveLayersOptions) {
     this.options = options
@@ -130,21 +136,22 @@ export class LiveLayers {
     }
   }
 
-  /** Whether pages of this (layer, city) get changes pushed ('live') or must poll. */
-  async modeOf(layerId: string | number, tenant: string): Promise<'live' | 'polling'> {
+  /** Whether pages of this (layer, city) get changes pushed ('live') or must poll, and whether the broker answers. */
+  async modeOf(layerId: string | number, tenant: string): Promise<{ mode: 'live' | 'polling'; brokerDownSince?: string }> {
+    const brokerDownSince = await this.options.subscriptions.brokerDownSince()
+    if (brokerDownSince) return { mode: 'polling', brokerDownSince }
     const record = await this.options.subscriptions.records().then((records) => records.find((candidate) => candidate.key === LiveSubscriptions.keyOf(layerId, tenant)))
-    return record?.mode === 'live' ? 'live' : 'polling'
+    return { mode: record?.mode === 'live' ? 'live' : 'polling' }
   }
 
   async status(): Promise<LiveStatus> {
     const records = await this.options.subscriptions.records()
-    const subscribed = records.filter((record) => record.mode === 'live').length
-    return {
-      layers: records.length,
-      subscribed,
-      polling: records.length - subscribed,
-      details: records.map(({ layerId, tenant, mode, reason }) => ({ layerId, tenant, mode, ...(reason && { reason }) })),
-    }
+    const brokerDownSince = await this.options.subscriptions.brokerDownSince()
+    const details = records.map(({ layerId, tenant, mode, reason }) =>
+      brokerDownSince ? { layerId, tenant, mode: 'polling' as const, reason: `${BROKER_DOWN} (since ${brokerDownSince})` } : { layerId, tenant, mode, ...(reason && { reason }) },
+    )
+    const subscribed = details.filter((detail) => detail.mode === 'live').length
+    return { layers: records.length, subscribed, polling: records.length - subscribed, ...(brokerDownSince && { brokerDownSince }), details }
   }
 
   /**
@@ -157,15 +164,44 @@ export class LiveLayers {
     const lock = await this.options.lock('live-maintenance', Math.max(1_000, periodMs - 1_000))
     if (!lock) return false
     // Not released: the lock lapsing marks the next period.
+    // A broker that does not answer would only time out on each record: the probe takes over, and checks when it answers again.
+    if (await this.options.subscriptions.brokerDownSince()) return true
     if (reconcile && (await this.options.subscriptions.registryLost())) {
       this.options.logger?.warn('live: the subscription registry was lost (Redis restarted empty?); reconciling with the broker')
       await reconcile()
     }
+    for (const record of await this.renewAndCheck()) await this.publishModeOf(record)
+    return true
+  }
+
+  /** Renews the subscriptions and reads each back (see LiveSubscriptions.check); answers the records whose mode changed. */
+  private async renewAndCheck(): Promise<LiveRecord[]> {
     await this.options.subscriptions.renew()
     const delivery = this.options.checkData ? (record: LiveRecord) => this.deliveryOf(record) : undefined
-    for (const record of await this.options.subscriptions.check(delivery)) {
-      await this.options.hub.publishMode({ layerId: record.layerId, tenant: record.tenant, mode: record.mode })
+    return this.options.subscriptions.check(delivery)
+  }
+
+  private publishModeOf(record: LiveRecord, brokerDownSince?: string): Promise<void> {
+    return this.options.hub.publishMode({ layerId: record.layerId, tenant: record.tenant, mode: brokerDownSince ? 'polling' : record.mode, ...(brokerDownSince && { brokerDownSince }) })
+  }
+
+  /**
+   * Asks the broker whether it answers, on one replica per period (a lock held for it). When it
+   * stops, every page is told at once (each layer polling, "broker down since"), not at the next
+   * check; when it answers again, the subscriptions are renewed and read back (a restarted broker
+   * may have lost or paused them) and every page is told its layer's mode.
+   */
+  async probe(periodMs: number, timeoutMs: number): Promise<boolean> {
+    const lock = await this.options.lock('live-probe', Math.max(500, periodMs - 500))
+    if (!lock) return false
+    const { downSince, changed } = await this.options.subscriptions.probe(timeoutMs)
+    if (!changed) return true
+    if (downSince) this.options.logger?.warn(`live: the broker stopped answering (${downSince}); every layer polls until it answers again`)
+    else {
+      this.options.logger?.warn('live: the broker answers again; subscriptions renewed and read back')
+      await this.renewAndCheck()
     }
+    for (const record of await this.options.subscriptions.records()) await this.publishModeOf(record, downSince)
     return true
   }
 
@@ -195,9 +231,20 @@ export class LiveLayers {
     this.maintenance.unref()
   }
 
+  /** Probes the broker every `periodMs`, giving it `timeoutMs` to answer (LIVE_PROBE_SECONDS). */
+  startProbe(periodMs: number, timeoutMs = Math.min(2_000, periodMs / 2)): void {
+    if (this.probing) return
+    this.probing = setInterval(() => {
+      this.probe(periodMs, timeoutMs).catch((error: unknown) => this.options.logger?.warn(`live: broker probe failed (${error instanceof Error ? error.message : String(error)})`))
+    }, periodMs)
+    this.probing.unref()
+  }
+
   stopMaintenance(): void {
     clearInterval(this.maintenance)
+    clearInterval(this.probing)
     this.maintenance = undefined
+    this.probing = undefined
   }
 }
 

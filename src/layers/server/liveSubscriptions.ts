@@ -54,10 +54,14 @@ export interface LiveRegistry {
   markReconciled(): Promise<void>
   /** False once what markReconciled noted is gone: the store lost its data (Redis restarted empty). */
   isReconciled(): Promise<boolean>
+  /** Since when (ISO) the broker has not answered the probe; undefined while it answers. */
+  brokerDownSince(): Promise<string | undefined>
+  setBrokerDownSince(since: string | undefined): Promise<void>
 }
 
 export function memoryRegistry(): LiveRegistry {
   const records = new Map<string, LiveRecord>()
+  let downSince: string | undefined
   return {
     async all() {
       return [...records.values()]
@@ -79,6 +83,12 @@ export function memoryRegistry(): LiveRegistry {
     async isReconciled() {
       return true
     },
+    async brokerDownSince() {
+      return downSince
+    },
+    async setBrokerDownSince(since) {
+      downSince = since
+    },
   }
 }
 
@@ -96,6 +106,7 @@ export function redisRegistry(client: RedisHashLike, keyPrefix: string, ready: (
   const recordsKey = `${keyPrefix}live:subscriptions`
   const tokensKey = `${keyPrefix}live:tokens`
   const reconciledKey = `${keyPrefix}live:reconciled`
+  const brokerDownKey = `${keyPrefix}live:broker-down`
   const parse = (text: string | null | undefined) => (text ? (JSON.parse(text) as LiveRecord) : undefined)
   const redis = async () => {
     if (!(await ready())) throw new Error('Redis is unavailable')
@@ -127,6 +138,13 @@ export function redisRegistry(client: RedisHashLike, keyPrefix: string, ready: (
     },
     async isReconciled() {
       return (await (await redis()).get(reconciledKey)) !== null
+    },
+    async brokerDownSince() {
+      return (await (await redis()).get(brokerDownKey)) || undefined
+    },
+    // An empty value says "answering": the client this registry is given has no DEL.
+    async setBrokerDownSince(since) {
+      await (await redis()).set(brokerDownKey, since ?? '')
     },
   }
 }
@@ -261,6 +279,24 @@ export class LiveSubscriptions {
     }
     await this.options.registry.markReconciled()
     return { created, deleted }
+  }
+
+  /**
+   * Asks the broker whether it answers, within `timeoutMs`, and notes since when it has not (for
+   * every replica); `changed` when this probe found it the other way round from the last one.
+   */
+  async probe(timeoutMs: number): Promise<{ downSince?: string; changed: boolean }> {
+    const [first] = await this.options.registry.all()
+    const answers = await this.options.client.answers(first?.tenant, timeoutMs)
+    const before = await this.options.registry.brokerDownSince()
+    if (answers === !before) return { downSince: before, changed: false }
+    const downSince = answers ? undefined : new Date(this.options.now()).toISOString()
+    await this.options.registry.setBrokerDownSince(downSince)
+    return { downSince, changed: true }
+  }
+
+  brokerDownSince(): Promise<string | undefined> {
+    return this.options.registry.brokerDownSince()
   }
 
   /** Whether the registry lost its records since the last reconciliation (Redis restarted empty): then reconcile again. */

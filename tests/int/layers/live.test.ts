@@ -248,6 +248,29 @@ describe('live layers', () => {
     again.close()
   })
 
+  it('tells every open page within 10 s that the broker stopped answering, and puts it back on live when it answers', async () => {
+    const layer = String(layers.air)
+    const watching = await stream(`layers=${layer}&city=santander`)
+    await expect.poll(() => watching.events.map((event) => event.event)).toContain('ready')
+    const modes = () => watching.events.filter((event) => event.event === 'mode').map((event) => event.data)
+    broker.setFault('down')
+    const diedAt = Date.now()
+    try {
+      await expect.poll(modes, { timeout: 10_000, interval: 100 }).toContainEqual({ layer, mode: 'polling', brokerDownSince: expect.any(String) })
+      expect(Date.now() - diedAt).toBeLessThan(10_000)
+      // A page opened meanwhile hears it in `ready`; health says it too.
+      const late = await stream(`layers=${layer}&city=santander`)
+      await expect.poll(() => late.events.find((event) => event.event === 'ready')?.data).toEqual({ layers: { [layer]: { version: expect.any(Number), mode: 'polling', brokerDownSince: expect.any(String) } } })
+      const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { live: { brokerDownSince?: string; subscribed: number } }
+      expect(health.live).toMatchObject({ brokerDownSince: expect.any(String), subscribed: 0 })
+    } finally {
+      broker.setFault(null)
+    }
+    await expect.poll(() => modes().at(-1), { timeout: 10_000, interval: 100 }).toEqual({ layer, mode: 'live' })
+    expect(((await (await fetch(`${baseUrl}/api/health`)).json()) as { live: Record<string, unknown> }).live).not.toHaveProperty('brokerDownSince')
+    watching.close()
+  })
+
   it('deletes the subscription when the layer is unpublished, and makes it again when republished', async () => {
     await payload.update({ collection: 'map-layers', id: layers.air, overrideAccess: true, data: { public: false } })
     await expect.poll(async () => (await ours(layers.air)).length, { timeout: 10_000 }).toBe(0)

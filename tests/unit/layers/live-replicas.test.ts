@@ -148,6 +148,30 @@ describe('live subscriptions across two replicas', () => {
     expect((await subscriptionsAt()).map((item) => item.id).sort()).toEqual([foreign, staging].sort())
   })
 
+  it('notes a broker that stops answering once for every replica (an error answer, or none in time), and when it answers again', async () => {
+    const [a, b] = [replica(), replica()]
+    await a.subscriptions.reconcile([{ layer, tenant: 'santander' }], ['santander'])
+    expect(await a.subscriptions.probe(1_000)).toEqual({ changed: false })
+    // A tenant the broker does not know is a 404 from a broker that works.
+    expect(await new SubscriptionClient({ brokerUrl: broker.url, contextUrl: 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld' }).answers('no-such-city', 1_000)).toBe(true)
+    try {
+      broker.setFault('down')
+      const first = await a.subscriptions.probe(1_000)
+      expect(first).toEqual({ changed: true, downSince: expect.any(String) })
+      expect(await b.subscriptions.probe(1_000)).toEqual({ changed: false, downSince: first.downSince })
+      expect(await b.subscriptions.brokerDownSince()).toBe(first.downSince)
+      broker.setFault(null)
+      expect(await b.subscriptions.probe(1_000)).toEqual({ changed: true })
+      // One that holds its answer past the probe's patience counts as down too.
+      broker.setFault('slow', 2_000)
+      expect((await a.subscriptions.probe(300)).downSince).toEqual(expect.any(String))
+    } finally {
+      broker.setFault(null)
+    }
+    expect(await a.subscriptions.probe(1_000)).toEqual({ changed: true })
+    await a.subscriptions.reconcile([], ['santander'])
+  })
+
   it('notices a registry lost with Redis (restarted empty) and rebuilds it from the broker: the old subscription replaced, not left failing', async () => {
     const a = replica()
     const ofLayer = async () => (await subscriptionsAt()).filter((item) => item.subscriptionName?.startsWith(`${prefix.replace(/:+$/, '')}:layer:${layer.id}:`))
