@@ -320,17 +320,22 @@ export class LiveSubscriptions {
       }
       const left = Date.parse(record.expiresAt) - now
       if (left > this.options.expirySeconds * 1000 * RENEW_BELOW) continue
-      const expiresAt = new Date(now + this.options.expirySeconds * 1000).toISOString()
-      try {
-        await this.options.client.update(record.tenant, record.subscriptionId, { expiresAt })
-        await this.options.registry.put({ ...record, expiresAt })
-      } catch (error) {
-        if (!(error instanceof NgsiError && error.kind === 'not-found')) throw error
-        await this.recreate(record)
-      }
+      await this.extend(record, {})
       renewed++
     }
     return renewed
+  }
+
+  /** Gives a subscription its full lifetime again (`also`: more members for the same PATCH); one the broker lost is made again. */
+  private async extend(record: LiveRecord, also: { isActive?: boolean }): Promise<void> {
+    const expiresAt = new Date(this.options.now() + this.options.expirySeconds * 1000).toISOString()
+    try {
+      await this.options.client.update(record.tenant, record.subscriptionId, { expiresAt, ...also })
+      await this.options.registry.put({ ...record, expiresAt })
+    } catch (error) {
+      if (!(error instanceof NgsiError && error.kind === 'not-found')) throw error
+      await this.recreate(record)
+    }
   }
 
   /**
@@ -347,7 +352,11 @@ export class LiveSubscriptions {
       try {
         const status = await this.options.client.get(record.tenant, record.subscriptionId)
         reason = deliveryFailing(status, this.options.now())
-        if (reason && status.isActive === false && status.status !== 'expired') {
+        // Repaired now, judged at the next check: an expired one (Scorpio still says active) gets
+        // its lifetime back, and is active again (Orion-LD sets isActive false at expiry); a paused one is reactivated.
+        if (reason && (status.status === 'expired' || (status.expiresAt !== undefined && Date.parse(status.expiresAt) <= this.options.now()))) {
+          await this.extend(record, { isActive: true }).catch((error: unknown) => this.options.logger?.warn(`live: could not renew the expired subscription of layer ${record.layerId} in ${record.tenant} (${error instanceof Error ? error.message : String(error)})`))
+        } else if (reason && status.isActive === false) {
           await this.options.client.update(record.tenant, record.subscriptionId, { isActive: true }).catch(() => undefined)
         }
       } catch (error) {
