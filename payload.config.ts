@@ -13,6 +13,7 @@ import { AccessibilityReports } from '@/collections/AccessibilityReports/config'
 import { AiDrafts } from '@/collections/AiDrafts/config'
 import { AlertNotices, HeldAlertNotices } from '@/collections/AlertNotices/config'
 import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'
+import { ALERT_SIGN_UP_MAIL, composeAlertSignUp } from '@/collections/AlertSubscriptions/subscriptions'
 import { fanOutAlertNoticesTask, noticeFreshAlerts, sendAlertDigestTask } from '@/collections/AlertSubscriptions/jobs/notices'
 import { copyAppliedKeywords, searchKeywordsField } from '@/collections/AiDrafts/searchKeywords'
 import { Categories } from '@/collections/Categories/config'
@@ -23,6 +24,7 @@ import { Posts } from '@/collections/Posts/config'
 import { Questions } from '@/collections/Questions/config'
 import { draftCitizenAnswerTask } from '@/collections/Questions/jobs/draftAnswer'
 import { Users } from '@/collections/Users/config'
+import { composePasswordReset, PASSWORD_RESET_MAIL } from '@/collections/Users/hooks/passwordReset'
 import { databaseAdapter } from '@/db'
 import { emailSettings, MAIL_QUEUE, queuedEmailAdapter, sendMailTask } from '@/email'
 import { startSweeps } from '@/email/sweeps'
@@ -45,6 +47,8 @@ const settings = env()
 // The production server runs the jobs (and their sweeps); tests and scripts run jobs themselves.
 const runsJobs = () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME)
 const mail = emailSettings(settings)
+// Mails the queue makes when it sends them: the requests behind them answer alike whatever they name.
+const deferredMails = { [PASSWORD_RESET_MAIL]: composePasswordReset, [ALERT_SIGN_UP_MAIL]: composeAlertSignUp }
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
 const rootDir = path.dirname(fileURLToPath(import.meta.url))
 
@@ -133,7 +137,7 @@ export default buildConfig({
       cancel: ({ req }) => userIsStaff(req.user),
     },
     // The mail task is registered with email off too: the jobs table's schema does not depend on it.
-    tasks: [draftCitizenAnswerTask, sendMailTask(mail), fanOutAlertNoticesTask, sendAlertDigestTask],
+    tasks: [draftCitizenAnswerTask, sendMailTask(mail, deferredMails), fanOutAlertNoticesTask, sendAlertDigestTask],
     // Runs scheduled publishing and retries of answer drafts; tests and scripts run without the cron.
     // Mail waits at most a few seconds (the cron does not overlap itself: a slow server delays mail only).
     autoRun: [

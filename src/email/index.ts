@@ -3,7 +3,7 @@ import { env } from '@/env'
 import { emailSettings } from './settings'
 
 export { composeMail, headerSafe, MailHeaderError, type MailBlock, type MailContent, type OutgoingMail } from './compose'
-export { closeMailTransport, MAIL_QUEUE, queueMail, queuedEmailAdapter, SEND_MAIL_TASK, sendMailTask } from './queue'
+export { closeMailTransport, type DeferredMail, MAIL_QUEUE, type MailComposer, queueMail, queueOutgoingMail, queuedEmailAdapter, SEND_MAIL_TASK, sendMailTask, signedMail } from './queue'
 export { emailSettings, type EmailSettings } from './settings'
 
 /** The mail settings of this process, or undefined when email is off. */

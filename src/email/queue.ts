@@ -17,7 +17,18 @@ import type { EmailSettings } from './settings'
 export const MAIL_QUEUE = 'email'
 export const SEND_MAIL_TASK = 'sendMail'
 
-type SendMailIO = { input: { mail: SendEmailOptions }; output: { messageId?: string } }
+/**
+ * A mail made when the queue sends it, not when a request asks: the request only writes this
+ * row, the same for every identifier it names (an address with an account or without), so its
+ * answer takes the same time whatever the state behind it. `compose` names one of the composers
+ * given to the task; undefined from it means nothing to send (no account, say).
+ */
+export type DeferredMail = { compose: string; input: Record<string, unknown> }
+export type MailComposer = (payload: Payload, input: Record<string, unknown>, settings: EmailSettings) => Promise<SendEmailOptions | undefined>
+
+type SendMailIO = { input: { mail: SendEmailOptions | DeferredMail }; output: { messageId?: string } }
+
+const isDeferred = (mail: SendEmailOptions | DeferredMail): mail is DeferredMail => typeof (mail as DeferredMail).compose === 'string'
 
 // SMTP waits are bounded: a stalled server fails the attempt (and the queue retries) instead of
 // holding the jobs runner for nodemailer's default minutes. A pooled connection left idle this
@@ -62,8 +73,8 @@ export function closeMailTransport() {
   pool = undefined
 }
 
-/** The task that hands one queued mail to the SMTP server; a refusal or timeout throws, so the queue retries it. */
-export function sendMailTask(settings: EmailSettings | undefined): TaskConfig<SendMailIO> {
+/** The task that hands one queued mail (made by its composer first, if deferred) to the SMTP server; a refusal or timeout throws, so the queue retries it. */
+export function sendMailTask(settings: EmailSettings | undefined, composers: Record<string, MailComposer> = {}): TaskConfig<SendMailIO> {
   return {
     slug: SEND_MAIL_TASK,
     label: 'Send an email',
@@ -72,15 +83,23 @@ export function sendMailTask(settings: EmailSettings | undefined): TaskConfig<Se
     retries: { attempts: 5, backoff: { type: 'exponential', delay: 10_000 } },
     handler: async ({ input, req }) => {
       if (!settings) throw new Error('Email is off (no SMTP server configured): the mail waits in the queue')
+      let mail = input.mail
+      if (isDeferred(mail)) {
+        const composer = composers[mail.compose]
+        if (!composer) throw new Error(`No composer for a deferred mail of kind ${mail.compose}`)
+        const made = await composer(req.payload, mail.input, settings)
+        if (!made) return { output: {} }
+        mail = made
+      }
       const sender = await smtp(settings, req.payload)
-      const info = (await sender.sendEmail(input.mail)) as { messageId?: string } | undefined
+      const info = (await sender.sendEmail(mail)) as { messageId?: string } | undefined
       return { output: { messageId: info?.messageId } }
     },
   }
 }
 
 /** Queues `mail` for the sendMail task, in `req`'s transaction when given. */
-export async function queueOutgoingMail(payload: Payload, mail: SendEmailOptions, req?: PayloadRequest) {
+export async function queueOutgoingMail(payload: Payload, mail: SendEmailOptions | DeferredMail, req?: PayloadRequest) {
   await payload.jobs.queue({ task: SEND_MAIL_TASK, queue: MAIL_QUEUE, input: { mail }, req })
 }
 
@@ -112,15 +131,26 @@ export async function queueMail(
   req?: PayloadRequest,
   knownSiteName?: string,
 ): Promise<boolean> {
+  const mail = await signedMail(payload, settings, content, req, knownSiteName)
+  if (!mail) return false
+  await queueOutgoingMail(payload, mail, req)
+  return true
+}
+
+/** A mail composed and signed as queueMail does it, for a composer to hand back; undefined (logged) for a header that could inject others. */
+export async function signedMail(
+  payload: Payload,
+  settings: EmailSettings,
+  content: QueuedContent | ((siteName: string) => QueuedContent),
+  req?: PayloadRequest,
+  knownSiteName?: string,
+): Promise<SendEmailOptions | undefined> {
   const siteName = knownSiteName ?? siteTitle(await readGlobal(payload, 'site-settings', { req }))
-  let mail
   try {
-    mail = composeMail({ ...(typeof content === 'function' ? content(siteName) : content), siteName }, settings.from)
+    return composeMail({ ...(typeof content === 'function' ? content(siteName) : content), siteName }, settings.from)
   } catch (error) {
     if (!(error instanceof MailHeaderError)) throw error
     payload.logger.error(`A mail was not sent: ${error.message}`)
-    return false
+    return undefined
   }
-  await queueOutgoingMail(payload, mail, req)
-  return true
 }

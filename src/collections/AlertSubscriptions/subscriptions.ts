@@ -1,11 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 
-import type { Payload } from 'payload'
+import type { Payload, SendEmailOptions } from 'payload'
 import { z } from 'zod'
 
-import type { AlertLevel } from '@/alerts'
-import type { QuietHours } from '@/alerts/notices'
-import { currentEmailSettings, type EmailSettings, queueMail } from '@/email'
+import { ALERT_LEVELS, type AlertLevel } from '@/alerts'
+import { type QuietHours, quietHoursSchema } from '@/alerts/notices'
+import { type EmailSettings, type MailComposer, queueOutgoingMail, signedMail } from '@/email'
 import { inboxOf } from '@/email/inbox'
 import { env } from '@/env'
 import type { AlertSubscription, MapLayer } from '@/payload-types'
@@ -23,7 +23,7 @@ import { ALERT_MAIL_TEXT } from './mailText'
 
 export type SubscribeRequest = {
   email: string
-  layer: MapLayer
+  layer: Pick<MapLayer, 'id' | 'name'>
   /** The tenant; '' for the broker's default. */
   city: string
   cityName: string
@@ -99,24 +99,44 @@ async function siteName(payload: Payload) {
   return (await readGlobal(payload, 'site-settings')).title
 }
 
+/** The deferred mail's kind (payload.config.ts gives the mail task `composeAlertSignUp` for it). */
+export const ALERT_SIGN_UP_MAIL = 'alertSignUp'
+
+const signUpSchema = z.object({
+  email: z.string(),
+  // A number on SQL databases, a string on MongoDB.
+  layer: z.object({ id: z.union([z.number(), z.string()]), name: z.string() }),
+  city: z.string(),
+  cityName: z.string(),
+  minimumLevel: z.enum(ALERT_LEVELS),
+  quietHours: quietHoursSchema.optional(),
+})
+
 /**
- * Subscribes an address, answering the caller the same whatever it finds (no enumeration): a new
- * or still-pending address gets the confirmation link (mailed again), a confirmed one a mail
- * saying it is subscribed already. Nothing but that one mail goes to an unconfirmed address.
+ * Asks for a sign-up: one deferred mail queued, whatever the address's state, so the caller's
+ * answer takes the same time for a new, pending or confirmed address (no enumeration, not even by
+ * timing). The mail queue does the rest (composeAlertSignUp).
  */
-export async function subscribe(payload: Payload, request: SubscribeRequest, now = new Date()): Promise<void> {
-  const settings = currentEmailSettings()
-  if (!settings) throw new Error('Email is off')
+export async function requestSubscription(payload: Payload, request: SubscribeRequest): Promise<void> {
+  const input = { ...request, layer: { id: request.layer.id, name: request.layer.name } }
+  await queueOutgoingMail(payload, { compose: ALERT_SIGN_UP_MAIL, input })
+}
+
+export const composeAlertSignUp: MailComposer = async (payload, input, settings) => subscribe(payload, settings, signUpSchema.parse(input) as SubscribeRequest)
+
+/**
+ * Subscribes an address (run by the mail queue): a new or still-pending address gets the
+ * confirmation link (mailed again), a confirmed one a mail saying it is subscribed already.
+ * Nothing but that one mail goes to an unconfirmed address. Answers the mail to send.
+ */
+export async function subscribe(payload: Payload, settings: EmailSettings, request: SubscribeRequest, now = new Date()): Promise<SendEmailOptions | undefined> {
   const subscriberKey = subscriberKeyOf(request.email, request.layer.id, request.city)
   let subscription = await findByKey(payload, subscriberKey)
   if (subscription && isExpired(subscription, now)) {
     await erase(payload, subscription)
     subscription = undefined
   }
-  if (subscription?.status === 'confirmed') {
-    await mailAlreadySubscribed(payload, settings, subscription, request)
-    return
-  }
+  if (subscription?.status === 'confirmed') return mailAlreadySubscribed(payload, settings, subscription, request)
   const quiet = request.quietHours
   const data = {
     email: normalisedAddress(request.email),
@@ -134,13 +154,13 @@ export async function subscribe(payload: Payload, request: SubscribeRequest, now
         overrideAccess: true,
         showHiddenFields: true,
       })) as AlertSubscription)
-  await mailConfirmation(payload, settings, subscription, request)
+  return mailConfirmation(payload, settings, subscription, request)
 }
 
 async function mailConfirmation(payload: Payload, settings: EmailSettings, subscription: AlertSubscription, request: SubscribeRequest) {
   const text = ALERT_MAIL_TEXT.confirmation
   const confirmUrl = linkTo('/alerts/confirm', subscription, 'confirm')
-  await queueMail(payload, settings, {
+  return signedMail(payload, settings, {
     to: subscription.email,
     subject: text.subject(request.cityName),
     blocks: [text.intro(request.layer.name, request.cityName, request.minimumLevel, await siteName(payload)), { label: text.confirm, url: confirmUrl }, text.ignore(CONFIRMATION_HOURS)],
@@ -149,7 +169,7 @@ async function mailConfirmation(payload: Payload, settings: EmailSettings, subsc
 
 async function mailAlreadySubscribed(payload: Payload, settings: EmailSettings, subscription: AlertSubscription, request: SubscribeRequest) {
   const text = ALERT_MAIL_TEXT.alreadySubscribed
-  await queueMail(payload, settings, {
+  return signedMail(payload, settings, {
     to: subscription.email,
     subject: text.subject(request.cityName),
     blocks: [text.body(request.layer.name, request.cityName), { label: ALERT_MAIL_TEXT.unsubscribe, url: unsubscribeLinks(subscription).page }],

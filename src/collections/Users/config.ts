@@ -6,7 +6,7 @@ import { env } from '@/env'
 import { assignRole } from './hooks/assignRole'
 import { guardAuthOperations, refundSuccessfulSignIn } from './hooks/guardAuthOperations'
 import { guardPasswordChange } from './hooks/guardPasswordChange'
-import { guardPasswordReset, mailPasswordReset, RESET_LINK_MINUTES } from './hooks/passwordReset'
+import { forgotPasswordEndpoint, guardPasswordReset, RESET_LINK_MINUTES } from './hooks/passwordReset'
 import { hideSessions, withoutSessionToken } from './hooks/hideSessions'
 import { noticeRecoveryChanges } from './recoveryNotices'
 import { keepVerificationToAdmins, startVerification, verifyOnPasswordReset, withoutPayloadVerificationMail } from './verification'
@@ -32,11 +32,12 @@ export const Users: CollectionConfig = {
     maxLoginAttempts: 0,
     tokenExpiration: 2 * 60 * 60,
     cookies: { sameSite: 'Lax', secure: env().PUBLIC_SERVER_URL.startsWith('https:') },
-    // The reset mail is ours (hooks/passwordReset.ts); Payload's per-account interval is replaced by its budgets.
+    // The reset request and its mail are ours (hooks/passwordReset.ts); Payload's per-account interval is replaced by its budgets.
     forgotPassword: { expiration: RESET_LINK_MINUTES * 60 * 1000 },
     // A new account proves its address before it signs in; the link and its mail are ours (./verification.ts).
     verify: true,
   },
+  endpoints: [forgotPasswordEndpoint],
   access: {
     admin: ({ req }) => Boolean(req.user),
     create: canCreateAccount,
@@ -47,7 +48,7 @@ export const Users: CollectionConfig = {
   },
   hooks: {
     beforeOperation: [guardAuthOperations, guardPasswordReset, withoutPayloadVerificationMail],
-    afterOperation: [refundSuccessfulSignIn, mailPasswordReset, verifyOnPasswordReset],
+    afterOperation: [refundSuccessfulSignIn, verifyOnPasswordReset],
     beforeChange: [guardPasswordChange, assignRole, keepVerificationToAdmins],
     afterChange: [startVerification, noticeRecoveryChanges],
     afterRead: [hideSessions],

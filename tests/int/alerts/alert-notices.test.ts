@@ -205,6 +205,24 @@ describe('alert notices by email', () => {
     expect((await payload.count({ collection: 'held-alert-notices', overrideAccess: true })).totalDocs).toBe(0)
   })
 
+  it('does the same work before it answers for a new, a pending and a confirmed address: one deferred mail, no subscription read or written', async () => {
+    const fresh = `timing-new-${process.pid}@example.org`
+    const pending = `timing-pending-${process.pid}@example.org`
+    await post('/api/alerts/subscribe', { email: pending, layer: layer.id, city: 'santander', minimumLevel: 'warning' })
+    await drainQueue()
+    const stored = async () => JSON.stringify((await payload.find({ collection: 'alert-subscriptions', overrideAccess: true, showHiddenFields: true, depth: 0, limit: 100, sort: 'id' })).docs)
+    const waiting = async () => (await payload.count({ collection: 'payload-jobs', where: { queue: { equals: 'email' }, completedAt: { exists: false } }, overrideAccess: true })).totalDocs
+    const [rowsBefore, jobsBefore] = [await stored(), await waiting()]
+    for (const email of [fresh, pending, ADDRESS]) {
+      expect((await post('/api/alerts/subscribe', { email, layer: layer.id, city: 'santander', minimumLevel: 'warning' })).status).toBe(202)
+    }
+    expect(await waiting()).toBe(jobsBefore + 3)
+    expect(await stored()).toBe(rowsBefore)
+    await drainQueue()
+    expect((await subscriptionsOf(fresh)).map((row) => row.status)).toEqual(['pending'])
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(ADDRESS) && /already/i.test(mail.subject ?? ''))
+  })
+
   it('unsubscribes with one click (RFC 8058) and erases the subscriber', async () => {
     const notice = noticesTo(ADDRESS)[0]!
     const oneClick = headerOf(notice, 'list-unsubscribe').slice(1, -1).replace('http://127.0.0.1:3000', baseUrl)

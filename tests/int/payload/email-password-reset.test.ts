@@ -106,4 +106,33 @@ describe('password reset by email', () => {
     await smtp.waitForMail((mail) => mail.envelopeTo.includes(user.email))
     expect(smtp.mails.some((mail) => mail.envelopeTo.includes(`nobody-${process.pid}@example.org`))).toBe(false)
   })
+
+  it('does the same work for every address before it answers: one deferred mail queued, no account read or touched', async () => {
+    const user = await account()
+    const waiting = async () => (await payload.count({ collection: 'payload-jobs', where: { queue: { equals: 'email' }, completedAt: { exists: false } }, overrideAccess: true })).totalDocs
+    const tokenOf = async () => (await payload.db.findOne<User>({ collection: 'users', where: { id: { equals: user.id } } }))?.resetPasswordToken ?? null
+    await runMailQueue()
+    const before = await waiting()
+    for (const email of [user.email, `nobody-else-${process.pid}@example.org`]) {
+      expect((await forgot(email)).status).toBe(200)
+    }
+    expect(await waiting()).toBe(before + 2)
+    // The token exists only once the queue has made the mail.
+    expect(await tokenOf()).toBeNull()
+    const { token } = await resetMailFor(user.email)
+    expect(await tokenOf()).toBe(token)
+    expect(await waiting()).toBe(0)
+  })
+
+  it('refuses a body without an address (400) and GraphQL\'s mutation, which would look the address up while the caller waits', async () => {
+    for (const body of [{}, { email: '' }, { email: 42 }, 'not json']) {
+      const answer = await fetch(`${baseUrl}/api/users/forgot-password`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': newClient() }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+      expect(answer.status, JSON.stringify(body)).toBe(400)
+      expect((await answer.json()) as { errors: { message: string }[] }).toMatchObject({ errors: [{ message: expect.any(String) }] })
+    }
+    const user = await account()
+    const mutation = await post('/api/graphql', { query: `mutation { forgotPasswordUser(email: "${user.email}") }` })
+    expect(JSON.stringify(await mutation.json())).toMatch(/POST \/api\/users\/forgot-password/)
+    expect((await payload.db.findOne<User>({ collection: 'users', where: { id: { equals: user.id } } }))?.resetPasswordToken ?? null).toBeNull()
+  })
 })

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 
-import type { CollectionAfterOperationHook, CollectionBeforeOperationHook, PayloadRequest } from 'payload'
+import type { CollectionBeforeOperationHook, Endpoint, Payload } from 'payload'
+import { z } from 'zod'
 
-import { currentEmailSettings } from '@/email'
+import { currentEmailSettings, type MailComposer, queueOutgoingMail, signedMail } from '@/email'
 import { inboxOf } from '@/email/inbox'
-import { queueMail } from '@/email/queue'
 import { env } from '@/env'
 import { Refusal } from '@/hooks/refusal'
 import type { User } from '@/payload-types'
@@ -12,12 +12,14 @@ import { callerOf } from '@/server/rateLimit'
 import { rateLimiter } from '@/server/services'
 import { absoluteUrl } from '@/site/paths'
 
+import { isCrossSite } from './signInGuard'
+
 /**
- * "Forgot password?" by email. Payload makes the token (random, stored with its expiry, void once
- * used: resetPassword moves the expiry to now); the mail is ours, queued through src/email with a
- * plain-text part and a link on PUBLIC_SERVER_URL. The answer is the same whether the address has
- * an account or not; the budgets below count per client and per address, known or not, so they
- * tell nothing either.
+ * "Forgot password?" by email. The request is answered at once, the same way and after the same
+ * work whether the address has an account or not: its budgets are spent and one deferred mail is
+ * queued. The mail queue then asks Payload for a token (random, stored with its expiry, void once
+ * used) and sends our mail with a plain-text part and a link on PUBLIC_SERVER_URL, or nothing for
+ * an address without an account. The budgets count per client and per inbox, known or not.
  */
 
 /** How long a reset link works. */
@@ -31,58 +33,68 @@ export const RESET_LIMITS = {
 
 export const RESET_EMAIL_OFF = 'Password reset by email is unavailable: this site has no mail server configured. Ask an administrator to set a new password for you.'
 export const TOO_MANY_RESETS = 'Too many password reset requests; try again later'
-
-// Set on the request when the reset mail is ours to send (Payload's own is disabled).
-const MAIL_RESET = 'mailPasswordReset'
+/** The deferred mail's kind (payload.config.ts gives the mail task `composePasswordReset` for it). */
+export const PASSWORD_RESET_MAIL = 'passwordReset'
 
 // Per inbox: victim+1@ and victim+2@ are one person's.
 const addressKey = (email: string) => createHash('sha256').update(inboxOf(email)).digest('hex').slice(0, 32)
 
-const emailOf = (data: unknown) => {
-  const email = (data as { email?: unknown } | undefined)?.email
-  return typeof email === 'string' ? email : ''
-}
+const resetRequestSchema = z.object({ email: z.string('Missing email.').trim().toLowerCase().min(1, 'Missing email.').max(254, 'The email has at most 254 characters') }, 'The body must be JSON {email}')
 
-/** Before forgotPassword: email must be on, the budgets allow it; Payload then stores the token but sends nothing itself. */
-export const guardPasswordReset: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
-  // Trusted server code that takes the token itself (Local API, `disableEmail`) needs no mail.
-  if (operation !== 'forgotPassword' || args.disableEmail) return args
-  if (!currentEmailSettings()) throw new Refusal(RESET_EMAIL_OFF, 403)
-  if (req.payloadAPI !== 'local') {
+/**
+ * POST /api/users/forgot-password {email}: replaces Payload's route of the same path (a
+ * collection's own endpoints are matched first), so the answer never waits on the lookup.
+ */
+export const forgotPasswordEndpoint: Endpoint = {
+  path: '/forgot-password',
+  method: 'post',
+  handler: async (req) => {
+    if (isCrossSite(req.headers, env().PUBLIC_SERVER_URL)) throw new Refusal('Requests from other sites may not sign in or create accounts', 403)
+    if (!currentEmailSettings()) throw new Refusal(RESET_EMAIL_OFF, 403)
+    const body = await (req.json?.() ?? Promise.reject(new Error('no body'))).catch(() => undefined)
+    const parsed = resetRequestSchema.safeParse(body)
+    if (!parsed.success) throw new Refusal(parsed.error.issues[0]?.message ?? 'The body must be JSON {email}', 400)
+    const { email } = parsed.data
     const perClient = await rateLimiter('reset:perClient', RESET_LIMITS.perClient).consume(callerOf(req.headers))
     if (!perClient.allowed) throw new Refusal(TOO_MANY_RESETS, 429)
-    const perAddress = await rateLimiter('reset:perAddress', RESET_LIMITS.perAddress).consume(addressKey(emailOf(args.data)))
+    const perAddress = await rateLimiter('reset:perAddress', RESET_LIMITS.perAddress).consume(addressKey(email))
     if (!perAddress.allowed) throw new Refusal(TOO_MANY_RESETS, 429)
-  }
-  req.context[MAIL_RESET] = true
+    await queueOutgoingMail(req.payload, { compose: PASSWORD_RESET_MAIL, input: { email } })
+    return Response.json({ message: req.t('general:success') }, { headers: { 'Cache-Control': 'no-store' } })
+  },
+}
+
+/**
+ * Payload's forgotPassword operation serves trusted server code only, which takes the token
+ * itself (Payload's own mail never goes out); GraphQL's mutation would look the address up
+ * while the caller waits, so it is refused for the REST route above.
+ */
+export const guardPasswordReset: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
+  if (operation !== 'forgotPassword') return args
+  if (req.payloadAPI !== 'local') throw new Refusal('Ask for a reset link with POST /api/users/forgot-password {email}', 400)
   return { ...args, disableEmail: true }
 }
 
-function resetUrl(req: PayloadRequest, token: string) {
-  const { config } = req.payload
+function resetUrl(payload: Payload, token: string) {
+  const { config } = payload
   return absoluteUrl(`${config.routes.admin}${config.admin.routes.reset}/${encodeURIComponent(token)}`, env().PUBLIC_SERVER_URL)
 }
 
-/** After forgotPassword made a token (there is an account): the reset mail, queued in the operation's transaction. */
-export const mailPasswordReset: CollectionAfterOperationHook = async ({ operation, req, result }) => {
-  if (operation !== 'forgotPassword' || typeof result !== 'string' || !req.context[MAIL_RESET]) return result
-  const settings = currentEmailSettings()
-  if (!settings) return result
-  const account = await req.payload.db.findOne<Pick<User, 'id' | 'email'>>({ collection: 'users', where: { resetPasswordToken: { equals: result } }, req })
-  if (!account?.email) return result
-  await queueMail(
-    req.payload,
-    settings,
-    (siteName) => ({
-      to: account.email,
-      subject: `Reset your password for ${siteName}`,
-      blocks: [
-        `Someone, hopefully you, asked to reset the password of the account ${account.email} on ${siteName}.`,
-        { label: 'Choose a new password', url: resetUrl(req, result) },
-        `The link works once, within ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this mail: your password stays as it is.`,
-      ],
-    }),
-    req,
-  )
-  return result
+/** The deferred reset mail, made by the mail queue: a token for the account, or nothing for an address without one. */
+export const composePasswordReset: MailComposer = async (payload, input, settings) => {
+  const email = typeof input.email === 'string' ? input.email : ''
+  if (!email) return undefined
+  const token = await payload.forgotPassword({ collection: 'users', data: { email }, disableEmail: true })
+  if (typeof token !== 'string') return undefined
+  const account = await payload.db.findOne<Pick<User, 'id' | 'email'>>({ collection: 'users', where: { resetPasswordToken: { equals: token } } })
+  if (!account?.email) return undefined
+  return signedMail(payload, settings, (siteName) => ({
+    to: account.email,
+    subject: `Reset your password for ${siteName}`,
+    blocks: [
+      `Someone, hopefully you, asked to reset the password of the account ${account.email} on ${siteName}.`,
+      { label: 'Choose a new password', url: resetUrl(payload, token) },
+      `The link works once, within ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this mail: your password stays as it is.`,
+    ],
+  }))
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { ALERT_LEVELS } from '@/alerts'
 import { quietHoursSchema } from '@/alerts/notices'
-import { addressKey, subscribe } from '@/collections/AlertSubscriptions/subscriptions'
+import { addressKey, requestSubscription } from '@/collections/AlertSubscriptions/subscriptions'
 import { emailEnabled } from '@/email'
 import { citySchema } from '@/layers/entry/tenant'
 import { subscriptionTarget } from '@/layers/entry/alertNotices'
@@ -40,6 +40,6 @@ export const POST = withErrorHandling(async (request: Request) => {
   // Only a request that will mail spends the ceiling all clients share.
   await admitted.spendShared()
   const limitHeaders = admitted.headers
-  await subscribe(await payloadClient(), { email: body.email, minimumLevel: body.minimumLevel, quietHours: body.quietHours, ...target })
+  await requestSubscription(await payloadClient(), { email: body.email, minimumLevel: body.minimumLevel, quietHours: body.quietHours, ...target })
   return Response.json({ message: SUBSCRIBE_ANSWER }, { status: 202, headers: { ...limitHeaders, 'Cache-Control': 'no-store' } })
 })
