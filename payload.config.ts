@@ -10,6 +10,7 @@ import { buildConfig } from 'payload'
 
 import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
 import { AccessibilityReports } from '@/collections/AccessibilityReports/config'
+import { ACCESSIBILITY_DIGEST_MAIL, composeAccessibilityDigest } from '@/collections/AccessibilityReports/hooks/notifyStaff'
 import { AiDrafts } from '@/collections/AiDrafts/config'
 import { AlertNotices, HeldAlertNotices } from '@/collections/AlertNotices/config'
 import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'
@@ -48,7 +49,7 @@ const settings = env()
 const runsJobs = () => process.env.NODE_ENV === 'production' && Boolean(process.env.NEXT_RUNTIME)
 const mail = emailSettings(settings)
 // Mails the queue makes when it sends them: the requests behind them answer alike whatever they name.
-const deferredMails = { [PASSWORD_RESET_MAIL]: composePasswordReset, [ALERT_SIGN_UP_MAIL]: composeAlertSignUp }
+const deferredMails = { [PASSWORD_RESET_MAIL]: composePasswordReset, [ALERT_SIGN_UP_MAIL]: composeAlertSignUp, [ACCESSIBILITY_DIGEST_MAIL]: composeAccessibilityDigest }
 // import.meta.dirname is undefined inside Next's webpack bundles; import.meta.url is not.
 const rootDir = path.dirname(fileURLToPath(import.meta.url))
 

@@ -138,6 +138,7 @@ export const envSchema = z
     MAIL_QUEUE_IN_SERVER: booleanFlag(true),
     // Seconds between the server's runs of the mail queue: the longest a queued mail waits to leave.
     MAIL_QUEUE_SECONDS: optionalString.pipe(z.coerce.number<string>().int().min(1).max(59).default(5)),
+    STAFF_DIGEST_MINUTES: optionalString.pipe(z.coerce.number<string>().int().min(0).max(1440).default(15)),
   })
   .superRefine((env, ctx) => {
     if (env.DEV_AUTO_LOGIN_EMAIL && env.NODE_ENV === 'production') {

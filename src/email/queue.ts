@@ -98,9 +98,9 @@ export function sendMailTask(settings: EmailSettings | undefined, composers: Rec
   }
 }
 
-/** Queues `mail` for the sendMail task, in `req`'s transaction when given. */
-export async function queueOutgoingMail(payload: Payload, mail: SendEmailOptions | DeferredMail, req?: PayloadRequest) {
-  await payload.jobs.queue({ task: SEND_MAIL_TASK, queue: MAIL_QUEUE, input: { mail }, req })
+/** Queues `mail` for the sendMail task, in `req`'s transaction when given; not sent before `waitUntil` (a digest). */
+export async function queueOutgoingMail(payload: Payload, mail: SendEmailOptions | DeferredMail, req?: PayloadRequest, waitUntil?: Date) {
+  await payload.jobs.queue({ task: SEND_MAIL_TASK, queue: MAIL_QUEUE, input: { mail }, req, ...(waitUntil && { waitUntil }) })
 }
 
 /**

@@ -73,12 +73,25 @@ describe('POST /api/accessibility/feedback', () => {
     const doc = await stored(created.id)
     expect(doc).toMatchObject({ pageUrl: '/pt/posts?city=porto', email: 'reader@example.org', locale: 'pt', status: 'new' })
 
+    // More reports of the same spell join the digest the first one scheduled: no mail of their own.
+    const later = await Promise.all([send(report()), send(report())])
+    const laterIds = await Promise.all(later.map(async (answer) => ((await answer.json()) as { report: { id: number } }).report.id))
+    const waiting = await payload.find({ collection: 'payload-jobs', where: { queue: { equals: 'email' }, completedAt: { exists: false } }, overrideAccess: true, limit: 100 })
+    const staff = await payload.count({ collection: 'users', where: { role: { in: ['admin', 'editor'] } }, overrideAccess: true })
+    expect(waiting.totalDocs).toBe(Math.min(staff.totalDocs, 20))
+    // STAFF_DIGEST_MINUTES (15) later: the queue sends it.
+    expect(waiting.docs.every((job) => Date.parse(String(job.waitUntil)) >= Date.now() + 14 * 60_000)).toBe(true)
+    await payload.update({ collection: 'payload-jobs', where: { queue: { equals: 'email' }, completedAt: { exists: false } }, data: { waitUntil: new Date(Date.now() - 1_000).toISOString() }, overrideAccess: true })
     await payload.jobs.run({ queue: 'email', limit: 50 })
-    await vi.waitFor(() => expect(smtp.mails.some((mail) => /New accessibility report/.test(mail.subject ?? ''))).toBe(true), { timeout: 10_000 })
-    const mail = smtp.mails.find((item) => /New accessibility report/.test(item.subject ?? ''))!
+    const digests = () => smtp.mails.filter((mail) => /new accessibility reports/.test(mail.subject ?? ''))
+    await vi.waitFor(() => expect(digests().length).toBe(waiting.totalDocs), { timeout: 10_000 })
+    const mail = digests()[0]!
+    expect(mail.subject).toMatch(/^3 new accessibility reports on /)
+    expect(new Set(digests().map((item) => item.envelopeTo.join()))).toHaveProperty('size', waiting.totalDocs)
     // The citizen's words and address stay in the admin.
     expect(mail.raw).not.toContain('reader@example.org')
-    expect(mail.raw).toContain(`/admin/collections/accessibility-reports/${created.id}`)
+    expect(mail.raw).not.toContain('markers never get focus')
+    for (const id of [created.id, ...laterIds]) expect(mail.text).toContain(`/admin/collections/accessibility-reports/${id}`)
   })
 
   it('accepts a bare path and no page at all', async () => {
