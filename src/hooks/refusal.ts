@@ -1,6 +1,8 @@
 import { type AfterErrorHook, APIError } from 'payload'
 
-import { currentRequestId } from '@/server/requestContext'
+import { currentRequest, currentRequestId } from '@/server/requestContext'
+
+import { malformedRequestReason } from './malformedRequest'
 
 /**
  * A request Payload refuses on purpose (a workflow rule, bad input): answered with its status
@@ -33,12 +35,36 @@ type LogCall = (...args: unknown[]) => void
  * to parse or validate, the complexity cap included).
  */
 function refusalOf(err: Error): Error | undefined {
-  if (Object.hasOwn(REFUSAL_LOGGING_LEVELS, err.name)) return err
+  if (Object.hasOwn(REFUSAL_LOGGING_LEVELS, err.name) || isClientStatus(err)) return err
+  const unread = unreadableRequest(err)
+  if (unread) return unread
   if (err.name !== 'GraphQLError') return undefined
   const original = (err as { originalError?: unknown }).originalError
   if (!(original instanceof Error)) return err
   const status = (original as { status?: unknown }).status
   return Object.hasOwn(REFUSAL_LOGGING_LEVELS, original.name) || (typeof status === 'number' && status >= 400 && status < 500) ? original : undefined
+}
+
+/**
+ * Payload's APIError (and its kin, which carry `isPublic`) with a 4xx status: "Missing ID of
+ * version.", "Token is either invalid or has expired.". Told apart by shape, not class: the
+ * bundles may hold more than one copy of Payload's classes.
+ */
+const isClientStatus = (err: Error) => {
+  const { status, isPublic } = err as { status?: unknown; isPublic?: unknown }
+  return typeof isPublic === 'boolean' && typeof status === 'number' && status >= 400 && status < 500
+}
+
+/**
+ * A request Payload could not read (a `where` that is not JSON, a broken multipart form), which
+ * Payload logs before malformedRequestIs400 answers 400: the request being handled says so.
+ */
+function unreadableRequest(err: Error): Error | undefined {
+  const request = currentRequest()
+  if (!request?.target) return undefined
+  const url = new URL(request.target, 'http://localhost')
+  const reason = malformedRequestReason(err, { query: Object.fromEntries(url.searchParams), headers: new Headers(request.contentType ? { 'content-type': request.contentType } : {}) })
+  return reason ? new Refusal(reason) : undefined
 }
 
 /**

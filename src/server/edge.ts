@@ -124,11 +124,12 @@ export async function installEdge(settings: EdgeSettings) {
       return true
     }
     const direct = directRouteFor(request.method, request.url)
+    const context = { requestId, target: request.url, contentType: request.headers['content-type'] }
     if (!direct) {
       reuseCompressedPages(request, response)
-      return runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]) as boolean)
+      return runWithRequestContext(context, () => Reflect.apply(emit, this, [event, ...args]) as boolean)
     }
-    runWithRequestContext({ requestId }, () =>
+    runWithRequestContext(context, () =>
       direct.handle(Object.assign(request, { query: direct.query }), response).catch((error: unknown) => {
         console.error(`[${requestId}] ${request.method} ${path} failed:`, error)
         if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })

@@ -2,10 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 
 /**
  * Per-request context for logs: the request id, available to every log line written while the
- * request is handled. One store per process, kept on globalThis because Next bundles the
- * instrumentation hook and the routes separately (a module-level store would be two stores).
+ * request is handled, and what the logger needs to tell a request it could not read from a fault
+ * (its target and content type). One store per process, kept on globalThis because Next bundles
+ * the instrumentation hook and the routes separately (a module-level store would be two stores).
  */
-type RequestContext = { requestId: string }
+type RequestContext = { requestId: string; target?: string; contentType?: string }
 
 const STORE_KEY = Symbol.for('citydash.requestContext')
 const store: AsyncLocalStorage<RequestContext> = ((globalThis as Record<symbol, unknown>)[STORE_KEY] ??=
@@ -20,6 +21,9 @@ export const runWithRequestContext = <T>(context: RequestContext, run: () => T):
 
 /** The id of the request being handled, if any. */
 export const currentRequestId = (): string | undefined => store.getStore()?.requestId
+
+/** The target (path and query) and content type of the request being handled, if any. */
+export const currentRequest = (): Pick<RequestContext, 'target' | 'contentType'> | undefined => store.getStore()
 
 /** The id the server hook gave this request. */
 export const requestIdOf = (headers: Headers): string | undefined => headers.get(REQUEST_ID_HEADER) ?? currentRequestId()

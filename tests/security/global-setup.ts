@@ -20,6 +20,8 @@ export type SecurityServer = {
   pid: number
   /** Where the server keeps uploads (cases that break files on disk). */
   mediaDir: string
+  /** The file the server logs to (JSON lines at LOG_LEVEL warn), for cases about what it logs; the SQLite server's only. */
+  logFile?: string
   tokens: Record<Role, string>
 }
 
@@ -58,13 +60,15 @@ export default async function setup(project: TestProject) {
       GATEWAY_MODEL: 'openai/gpt-4o-mini',
     }
 
-    const started: { name: SecurityServer['name']; server: AppServer; databaseUri: string }[] = []
+    const started: { name: SecurityServer['name']; server: AppServer; databaseUri: string; logFile?: string }[] = []
     const sqliteFile = path.join(os.tmpdir(), `citydash-sec-${process.pid}-${Date.now()}.db`)
     const sqliteUri = `file:${sqliteFile}`
+    const logFile = path.join(os.tmpdir(), `citydash-sec-${process.pid}-${Date.now()}.log`)
     cleanups.push(() => rmSync(sqliteFile, { force: true }))
-    const sqlite = await startAppServer({ databaseUri: sqliteUri, brokerUrl, env: aiEnv })
+    cleanups.push(() => rmSync(logFile, { force: true }))
+    const sqlite = await startAppServer({ databaseUri: sqliteUri, brokerUrl, env: aiEnv, logFile })
     cleanups.push(sqlite.stop)
-    started.push({ name: 'sqlite', server: sqlite, databaseUri: sqliteUri })
+    started.push({ name: 'sqlite', server: sqlite, databaseUri: sqliteUri, logFile })
     if (process.env.TEST_POSTGRES_URI) {
       const database = await migratedPostgresDatabase('main')
       cleanups.push(database.drop)
@@ -82,10 +86,10 @@ export default async function setup(project: TestProject) {
     }
 
     const servers: SecurityServer[] = []
-    for (const { name, server, databaseUri } of started) {
+    for (const { name, server, databaseUri, logFile: serverLog } of started) {
       const sessions = await ensureAccounts(server.baseUrl, ROLES)
       const tokens = { admin: sessions.admin.token, editor: sessions.editor.token, viewer: sessions.viewer.token }
-      servers.push({ name, baseUrl: server.baseUrl, databaseUri, pid: server.pid, mediaDir: server.mediaDir, tokens })
+      servers.push({ name, baseUrl: server.baseUrl, databaseUri, pid: server.pid, mediaDir: server.mediaDir, tokens, ...(serverLog && { logFile: serverLog }) })
     }
     project.provide('securityServers', servers)
     project.provide('securityBrokerUrl', brokerUrl)

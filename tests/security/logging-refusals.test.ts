@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
 
 import { GraphQLError } from 'graphql'
-import { Forbidden, UnauthorizedError } from 'payload'
+import { APIError, Forbidden, UnauthorizedError } from 'payload'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 
 import { Refusal, quietRefusals } from '@/hooks/refusal'
+import { runWithRequestContext } from '@/server/requestContext'
+
+import { servers } from './http'
 
 /** A pino logger with the project's hook, and the lines it wrote. */
 function logger() {
@@ -61,3 +65,68 @@ describe('V7 Logging: GraphQL refusals stay at info without a stack, as REST one
   })
 })
 
+
+describe('V7 Logging: client errors Payload logs at error level itself stay at info without a stack', () => {
+  it.each([
+    ['a missing version id', new APIError('Missing ID of version.', 400)],
+    ['an invalid or expired reset token', new APIError('Token is either invalid or has expired.', 403)],
+    ['a 404 of a route of its own', new APIError('Not Found', 404)],
+  ])('logs %s at info, message only', (_name, err) => {
+    const { log, lines } = logger()
+    log.error({ err })
+    expect(lines[0]).toMatchObject({ level: 30, msg: err.message })
+    expect(JSON.stringify(lines[0])).not.toMatch(/stack|at \w+ \(/)
+  })
+
+  it.each([
+    ['a where that is not JSON', '/api/posts?where=not-json', undefined],
+    ['a data parameter that is not JSON', '/api/posts?data={', undefined],
+    ['a form whose _payload is not JSON', '/api/media', 'multipart/form-data; boundary=x'],
+  ])('logs %s, in the request that sent it, at info', (_name, target, contentType) => {
+    const { log, lines } = logger()
+    runWithRequestContext({ requestId: 'r-2', target, contentType }, () => log.error({ err: new SyntaxError('Unexpected token o in JSON at position 1') }))
+    expect(lines[0]).toMatchObject({ level: 30, refusal: 'Refusal' })
+    expect(JSON.stringify(lines[0])).not.toMatch(/stack|at \w+ \(/)
+  })
+
+  it('keeps the same SyntaxError outside such a request, and a 5xx APIError, at error level with the stack', () => {
+    const { log, lines } = logger()
+    runWithRequestContext({ requestId: 'r-3', target: '/api/posts?where[title][equals]=x' }, () => log.error({ err: new SyntaxError('Unexpected end of JSON input') }))
+    log.error({ err: new SyntaxError('Unexpected end of JSON input') })
+    log.error({ err: new APIError('Something went wrong.', 500) })
+    expect(lines.map((line) => line.level)).toEqual([50, 50, 50])
+    expect(JSON.stringify(lines)).toMatch(/stack/)
+  })
+})
+
+describe('V7 Logging: the production server logs client errors as refusals, not as errors with stacks', () => {
+  it('writes no error line for a where that is not JSON, an invalid reset token, a missing document or a broken form', async () => {
+    const server = servers().find((candidate) => candidate.logFile)!
+    const requests: [string, RequestInit][] = [
+      ['/api/posts?where=not-json', {}],
+      ['/api/posts?data={', {}],
+      ['/api/users/reset-password', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'x'.repeat(40), password: 'a-long-enough-passphrase-2026' }) }],
+      ['/api/posts/999999999', {}],
+      ['/api/media', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', authorization: `JWT ${server.tokens.editor}` }, body: '--x\r\nContent-Disposition: form-data; name="_payload"\r\n\r\n{nope\r\n--x--\r\n' }],
+    ]
+    const ids: string[] = []
+    for (const [route, init] of requests) {
+      const response = await fetch(`${server.baseUrl}${route}`, init)
+      expect(response.status, route).toBeGreaterThanOrEqual(400)
+      expect(response.status, route).toBeLessThan(500)
+      ids.push(response.headers.get('x-request-id')!)
+    }
+    // Written by then: pino writes each line as it is logged.
+    const errors = readFileSync(server.logFile!, 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as { level: number; requestId?: string }]
+        } catch {
+          return []
+        }
+      })
+      .filter((line) => line.level >= 50 && ids.includes(line.requestId ?? ''))
+    expect(errors).toEqual([])
+  })
+})
