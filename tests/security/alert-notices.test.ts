@@ -201,3 +201,20 @@ describe('with email off', () => {
     }
   })
 })
+
+describe('a freshly started server', () => {
+  it('mails a citizen’s confirmation within 10 s with nobody signed in since it started (its jobs run from the start)', async () => {
+    app.stop()
+    // The same database, the mail queue at its production default (every 5 s).
+    app = await startAppServer({
+      databaseUri: `file:${workDir}.db`,
+      brokerUrl: broker.url,
+      env: { SMTP_URL: smtp.url, EMAIL_FROM: 'City <alerts@city.example>', TRUST_PROXY: '1', MAIL_QUEUE_SECONDS: '5' },
+    })
+    const address = `fresh-${Date.now()}@example.org`
+    const asked = Date.now()
+    expect((await subscribe(request(address))).status).toBe(202)
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(address) && /^Confirm/.test(mail.subject ?? ''), 10_000)
+    expect(Date.now() - asked).toBeLessThan(10_000)
+  })
+})
