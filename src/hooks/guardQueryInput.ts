@@ -11,15 +11,9 @@ import {
 import { Refusal } from '@/hooks/refusal'
 
 import type { QueryableCollection, QuerySchema } from './queryTargets'
+import { MAX_DEPTH, MAX_LIMIT } from './queryCaps'
 import { containsNul, MAX_NUMERIC_ID, whereProblem } from './whereQuery'
 
-/** Most documents one request may list (REST `limit`, GraphQL `limit`); larger asks get this many. */
-export const MAX_LIMIT = 100
-/**
- * How deep a REST read may populate relations, by caller: each level can multiply the documents
- * read by up to MAX_LIMIT. Deeper asks get this depth; Payload's default (2) is within both.
- */
-export const MAX_DEPTH = { anonymous: 2, member: 3 } as const
 const MAX_PAGE = 1_000_000
 const MAX_NESTING = 32
 

@@ -1,7 +1,7 @@
 import 'server-only'
 
 import { env } from '@/env'
-import { MAX_DEPTH as MAX_DEPTHS, MAX_LIMIT } from '@/hooks/guardQueryInput'
+import { DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH as MAX_DEPTHS, MAX_LIMIT } from '@/hooks/queryCaps'
 
 import { errorResponse } from './errors'
 import { enforceRateLimit, type LimitPolicy } from './rateLimit'
@@ -18,9 +18,7 @@ export const apiReads = (): LimitPolicy => {
   return { name: 'api-reads', perClient, overall: 20 * perClient, windowSeconds: 10 }
 }
 
-/** Payload's page size and depth when a request names none; the caps are guardQueryInput's (members' depth, the larger). */
-const DEFAULT_LIMIT = 10
-const DEFAULT_DEPTH = 2
+/** The members' depth cap, the larger: what a read may cost at most. */
 const MAX_DEPTH = MAX_DEPTHS.member
 
 const bounded = (value: string | null, fallback: number, most: number) => {

@@ -2,6 +2,8 @@ import 'server-only'
 
 import { GraphQLError, Kind, parse, type DefinitionNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql'
 
+import { DEFAULT_LIMIT, MAX_LIMIT } from '@/hooks/queryCaps'
+
 /**
  * What a GraphQL document may hold before graphql-js validates it. Validation is not linear in the
  * document (the overlapping-fields rule compares every pair of fields with one response name, and
@@ -48,9 +50,6 @@ type Measure = { fields: number; depth: number; aliases: number; directives: num
 
 const none = (): Measure => ({ fields: 0, depth: 0, aliases: 0, directives: 0, cost: 0 })
 
-/** Payload's page size when a list asks for none, and the most a caller gets (src/hooks/guardQueryInput.ts). */
-const DEFAULT_LIST_SIZE = 10
-const MAX_LIST_SIZE = 100
 
 /**
  * How many documents a field lists, or undefined when it is not a list: its `limit` (a literal or a
@@ -69,11 +68,11 @@ function listSize(field: FieldNode, variables: Record<string, unknown>): number 
   const limit = argument('limit')
   const selectsDocs = field.selectionSet?.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === 'docs') ?? false
   if (!limit && !selectsDocs) return undefined
-  if (valueOf(argument('pagination')) === false) return MAX_LIST_SIZE
+  if (valueOf(argument('pagination')) === false) return MAX_LIMIT
   const asked = valueOf(limit)
-  if (asked === undefined || asked === null) return DEFAULT_LIST_SIZE
+  if (asked === undefined || asked === null) return DEFAULT_LIMIT
   const size = typeof asked === 'number' ? Math.floor(asked) : Number.NaN
-  return Number.isFinite(size) && size > 0 ? Math.min(size, MAX_LIST_SIZE) : MAX_LIST_SIZE
+  return Number.isFinite(size) && size > 0 ? Math.min(size, MAX_LIMIT) : MAX_LIMIT
 }
 
 /**
