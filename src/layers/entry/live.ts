@@ -415,6 +415,8 @@ interface LiveHealth {
   subscribed: number
   polling: number
   streams: number
+  /** Subscriptions the broker held when last asked: after a check, what it holds of ours. */
+  atBroker: number
   /** Since when the broker has not answered the live probe (every layer polls meanwhile). */
   brokerDownSince?: string
   /** For members only: which (layer, city) pairs poll and why (the reasons may name broker entities or errors). */
@@ -424,7 +426,7 @@ interface LiveHealth {
 /** `live` in /api/health: how many (layer, city) pairs are subscribed, and how many poll (and why, for members). */
 export async function liveHealth({ withReasons }: { withReasons: boolean }): Promise<LiveHealth | undefined> {
   if (!env().LIVE_UPDATES) return undefined
-  const { layers, subscribed, polling, brokerDownSince, details } = await live().status()
+  const { layers, subscribed, polling, atBroker, brokerDownSince, details } = await live().status()
   const pollingLayers = details.filter((detail) => detail.mode === 'polling').map(({ layerId, tenant, reason }) => ({ layer: layerId, city: tenant, ...(reason && { reason }) }))
-  return { layers, subscribed, polling, streams: openStreams(), ...(brokerDownSince && { brokerDownSince }), ...(withReasons && { pollingLayers }) }
+  return { layers, subscribed, polling, atBroker, streams: openStreams(), ...(brokerDownSince && { brokerDownSince }), ...(withReasons && { pollingLayers }) }
 }

@@ -39,6 +39,8 @@ export interface LiveStatus {
   polling: number
   /** Since when the broker has not answered the probe (every layer polls meanwhile). */
   brokerDownSince?: string
+  /** Subscriptions the broker held when last asked (made, or read back by the last check). */
+  atBroker: number
   details: { layerId: string; tenant: string; mode: 'live' | 'polling'; reason?: string }[]
 }
 
@@ -151,7 +153,8 @@ export class LiveLayers {
       brokerDownSince ? { layerId, tenant, mode: 'polling' as const, reason: `${BROKER_DOWN} (since ${brokerDownSince})` } : { layerId, tenant, mode, ...(reason && { reason }) },
     )
     const subscribed = details.filter((detail) => detail.mode === 'live').length
-    return { layers: records.length, subscribed, polling: records.length - subscribed, ...(brokerDownSince && { brokerDownSince }), details }
+    const atBroker = records.filter((record) => record.atBroker).length
+    return { layers: records.length, subscribed, polling: records.length - subscribed, atBroker, ...(brokerDownSince && { brokerDownSince }), details }
   }
 
   /**

@@ -34,6 +34,8 @@ export interface LiveRecord {
   watchedUntil?: number
   /** The layer's live version at the last check: one that has not moved since means no notification arrived. */
   checkedVersion?: number
+  /** Whether the broker held the subscription when last asked (made, or read back by a check); unknown while it cannot be asked. */
+  atBroker?: boolean
 }
 
 /** What a check learnt of a subscription beyond the broker's own status (see LiveLayers). */
@@ -349,8 +351,10 @@ export class LiveSubscriptions {
     for (const record of await this.options.registry.all()) {
       let reason: string | undefined
       let checkedVersion = record.checkedVersion
+      let atBroker = record.atBroker
       try {
         const status = await this.options.client.get(record.tenant, record.subscriptionId)
+        atBroker = true
         reason = deliveryFailing(status, this.options.now())
         // Repaired now, judged at the next check: an expired one (Scorpio still says active) gets
         // its lifetime back, and is active again (Orion-LD sets isActive false at expiry); a paused one is reactivated.
@@ -361,6 +365,7 @@ export class LiveSubscriptions {
         }
       } catch (error) {
         if (error instanceof NgsiError && error.kind === 'not-found') {
+          atBroker = false
           await this.recreate(record)
           reason = 'the broker lost the subscription (made again)'
         } else {
@@ -377,11 +382,12 @@ export class LiveSubscriptions {
         }
       }
       const mode = reason ? 'polling' : 'live'
-      if (mode !== record.mode || reason !== record.reason || checkedVersion !== record.checkedVersion) {
+      if (mode !== record.mode || reason !== record.reason || checkedVersion !== record.checkedVersion || atBroker !== record.atBroker) {
         const current = await this.options.registry.get(record.key)
         // Deleted while this check ran (its layer was removed): nothing to mark.
         if (!current) continue
-        const updated: LiveRecord = { ...current, mode, reason, checkedVersion }
+        // Made again (a new subscription id): the broker holds the new one.
+        const updated: LiveRecord = { ...current, mode, reason, checkedVersion, atBroker: current.subscriptionId !== record.subscriptionId || atBroker }
         await this.options.registry.put(updated)
         if (mode !== record.mode) changed.push(updated)
       }
@@ -411,6 +417,7 @@ export class LiveSubscriptions {
       contextUrl: layer.contextUrl,
       expiresAt: request.expiresAt,
       mode: 'live',
+      atBroker: true,
       ...(watchedUntil !== undefined && { watchedUntil }),
     }
     await this.options.registry.put(record)

@@ -124,7 +124,7 @@ describe('live layers', () => {
     expect(subscription!.endpoint).toMatch(new RegExp(`^${process.env.NGSI_LD_NOTIFY_URL}/api/ngsi-ld/notify/[A-Za-z0-9_-]{43}$`))
     expect(subscription!.subscriptionName).toMatch(new RegExp(`:layer:${layers.air}:santander$`))
     const health = await (await fetch(`${baseUrl}/api/health`)).json()
-    expect(health.live).toMatchObject({ polling: 0 })
+    expect(health.live).toMatchObject({ polling: 0, atBroker: (await ours()).length })
     expect(health.live.subscribed).toBeGreaterThanOrEqual(1)
     // The layer editor shows it per city; members only.
     expect((await fetch(`${baseUrl}/api/map-layers/${layers.air}/live`)).status).toBe(401)

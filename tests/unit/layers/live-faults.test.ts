@@ -107,6 +107,27 @@ describe.each(['orion-ld', 'scorpio', 'stellio'] as const)('a %s subscription un
     await live.removeLayer(layer.id)
   })
 
+  it('says what the broker holds: a subscription it lost is noted, made again, and held once more', async () => {
+    const live = subscriptions()
+    const record = await live.ensure({ layer, tenant: 'santander' })
+    expect(record.atBroker).toBe(true)
+    await client.delete('santander', record.subscriptionId)
+    const [lost] = await live.check()
+    expect(lost).toMatchObject({ mode: 'polling', reason: 'the broker lost the subscription (made again)', atBroker: true })
+    const [made] = await live.records()
+    expect(made!.subscriptionId).not.toBe(record.subscriptionId)
+    expect((await client.get('santander', made!.subscriptionId)).id).toBe(made!.subscriptionId)
+    // A broker that cannot be asked leaves it unknown-as-before, not "lost".
+    broker.setFault('down')
+    try {
+      await live.check()
+    } finally {
+      broker.setFault(null)
+    }
+    expect((await live.records())[0]).toMatchObject({ atBroker: true, mode: 'polling', reason: expect.stringMatching(/^the broker cannot be asked/) })
+    await live.removeLayer(layer.id)
+  })
+
   it('puts an expired subscription on polling and gives it its lifetime back at once (Scorpio still says active)', async () => {
     const live = subscriptions()
     const record = await live.ensure({ layer, tenant: 'santander' })
