@@ -4,7 +4,7 @@ import pLimit, { type LimitFunction } from 'p-limit'
 import type { AlertRule } from '@/alerts'
 import type { FiredAlert, FreshAlerts } from '@/alerts/notices'
 import { type Cache, SwrCache, type SwrCodec, type SwrState } from '@/cache'
-import { type BBox, type Feature, type NgsiClient, type QueryRow, rowsToQuery, toFeature } from '@/ngsi'
+import { type BBox, type Feature, type NgsiClient, type NormalizedEntity, type QueryRow, rowsToQuery, toFeature } from '@/ngsi'
 
 import { type AppliedChanges, applyChanges, createLayerEncoder, eachFeature, type LayerBody, lineWithinBox, pickFeatures, rewriteBody } from './body'
 import type { AttributeDisplay } from '../shared/presentation'
@@ -109,6 +109,9 @@ const boundedByBytes = (maxBytes: number) => ({ maxSize: maxBytes, sizeCalculati
  * Map layer data: broker → normalised features with alerts → one gzipped GeoJSON body, cached
  * stale-while-revalidate (Redis or in-process) and shared by every request and replica.
  */
+/** Entity ids per read-back request: a URL with 50 URNs stays well under every broker's and proxy's limit. */
+const IDS_PER_READ = 50
+
 export class LayerFeatureService {
   /** Each feature of a body `get` returned, parsed one at a time. */
   readonly eachFeature = eachFeature
@@ -223,6 +226,24 @@ export class LayerFeatureService {
     })
     // Left in fromBroker: entities the body lacks, which says nothing when the body holds only the first maxFeatures.
     return changed[0] ?? (cached.value.meta.truncated ? undefined : fromBroker.keys().next().value)
+  }
+
+  /**
+   * The layer's entities with these ids as the broker holds them now (of the layer's type,
+   * matching its filters): what a notification named, read back instead of taken on trust. An id
+   * the broker does not return is gone from the layer (deleted, or no longer matching its filters).
+   */
+  async entitiesByIds(layer: LayerSpec, tenant: string | undefined, ids: string[]): Promise<NormalizedEntity[]> {
+    const found: NormalizedEntity[] = []
+    for (let start = 0; start < ids.length; start += IDS_PER_READ) {
+      const chunk = ids.slice(start, start + IDS_PER_READ)
+      const { entities } = await this.client.queryEntities(
+        { type: layer.entityType, id: chunk, attrs: [...new Set([...layer.attributes, 'location'])], q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined, limit: chunk.length },
+        { tenant, contextUrl: layer.contextUrl },
+      )
+      found.push(...entities)
+    }
+    return found
   }
 
   /** Forgets this process's one-second copy of a layer another replica changed. */

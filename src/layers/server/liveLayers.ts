@@ -114,9 +114,18 @@ export class LiveLayers {
     }
   }
 
-  private async apply(record: LiveRecord, entities: NormalizedEntity[], removedIds: string[]): Promise<LiveEvent | undefined> {
+  /**
+   * Applies what a notification named as the broker states it: the named entities are read back
+   * (one request per 50), so a forged notification with the right token can add no station and
+   * set no value the broker does not hold; a named entity the broker no longer returns is removed.
+   */
+  private async apply(record: LiveRecord, notified: NormalizedEntity[], notifiedRemovals: string[]): Promise<LiveEvent | undefined> {
     const layer = await this.options.layerSpec(record.layerId)
     if (!layer) return undefined
+    const ids = [...new Set([...notified.map((entity) => entity.id), ...notifiedRemovals])]
+    const entities = await this.options.features.entitiesByIds(layer, record.tenant || undefined, ids)
+    const held = new Set(entities.map((entity) => entity.id))
+    const removedIds = ids.filter((id) => !held.has(id))
     const now = new Date(this.options.now?.() ?? Date.now())
     const features = entities.map((entity) => notifiedFeature(entity, layer.attributes))
     const applied = await this.options.features.applyLive(layer, record.tenant || undefined, { upserted: features, removed: removedIds })
