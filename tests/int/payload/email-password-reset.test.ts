@@ -124,6 +124,16 @@ describe('password reset by email', () => {
     expect(await waiting()).toBe(0)
   })
 
+  it('takes the admin\'s form as the admin sends it (multipart, the fields as JSON in _payload)', async () => {
+    const user = await account()
+    const form = new FormData()
+    form.append('_payload', JSON.stringify({ email: user.email }))
+    const answer = await fetch(`${baseUrl}/api/users/forgot-password`, { method: 'POST', headers: { 'x-forwarded-for': newClient() }, body: form })
+    expect(answer.status).toBe(200)
+    const { link } = await resetMailFor(user.email)
+    expect(link).toContain('/admin/reset/')
+  })
+
   it('refuses a body without an address (400) and GraphQL\'s mutation, which would look the address up while the caller waits', async () => {
     for (const body of [{}, { email: '' }, { email: 42 }, 'not json']) {
       const answer = await fetch(`${baseUrl}/api/users/forgot-password`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': newClient() }, body: typeof body === 'string' ? body : JSON.stringify(body) })

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 
-import type { CollectionBeforeOperationHook, Endpoint, Payload } from 'payload'
+import { addDataAndFileToRequest, type CollectionBeforeOperationHook, type Endpoint, type Payload } from 'payload'
 import { z } from 'zod'
 
 import { currentEmailSettings, type MailComposer, queueOutgoingMail, signedMail } from '@/email'
@@ -51,8 +51,12 @@ export const forgotPasswordEndpoint: Endpoint = {
   handler: async (req) => {
     if (isCrossSite(req.headers, env().PUBLIC_SERVER_URL)) throw new Refusal('Requests from other sites may not sign in or create accounts', 403)
     if (!currentEmailSettings()) throw new Refusal(RESET_EMAIL_OFF, 403)
-    const body = await (req.json?.() ?? Promise.reject(new Error('no body'))).catch(() => undefined)
-    const parsed = resetRequestSchema.safeParse(body)
+    // JSON, or the admin's form (multipart with a `_payload` field), read as Payload's own routes read them.
+    const readable = await addDataAndFileToRequest(req).then(
+      () => true,
+      () => false,
+    )
+    const parsed = resetRequestSchema.safeParse(readable ? req.data : undefined)
     if (!parsed.success) throw new Refusal(parsed.error.issues[0]?.message ?? 'The body must be JSON {email}', 400)
     const { email } = parsed.data
     const perClient = await rateLimiter('reset:perClient', RESET_LIMITS.perClient).consume(callerOf(req.headers))
