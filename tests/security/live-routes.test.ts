@@ -15,11 +15,12 @@ const MB = 1024 * 1024
 type Prepared = { notifyPath: string; subscriptionId: string; publicLayer: number; staffLayer: number }
 const prepared = new Map<string, Prepared>()
 
-/** The subscription the server made for its public layer, as the broker holds it (the only place its token is). */
-async function subscriptionFor(server: SecurityServer): Promise<{ id: string; endpoint: string }> {
+/** The subscription the server made for this file's public layer, as the broker holds it (the only place its token is). */
+async function subscriptionFor(server: SecurityServer, layerId: number): Promise<{ id: string; endpoint: string }> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const list = (await (await fetch(`${brokerUrl}/ngsi-ld/v1/subscriptions?limit=100`)).json()) as { id: string; notification: { endpoint: { uri: string } } }[]
-    const found = list.find((item) => item.notification.endpoint.uri.startsWith(`${server.baseUrl}/api/ngsi-ld/notify/`))
+    const list = (await (await fetch(`${brokerUrl}/ngsi-ld/v1/subscriptions?limit=100`)).json()) as { id: string; subscriptionName?: string; notification: { endpoint: { uri: string } } }[]
+    // Other files' layers are subscribed too (other types): this file's notifications go to its own layer's.
+    const found = list.find((item) => item.notification.endpoint.uri.startsWith(`${server.baseUrl}/api/ngsi-ld/notify/`) && item.subscriptionName?.includes(`:layer:${layerId}:`))
     if (found) return { id: found.id, endpoint: found.notification.endpoint.uri }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -49,7 +50,7 @@ beforeAll(async () => {
       ((await (await call(server, 'admin', 'POST', '/api/map-layers', { entityType: 'WeatherObserved', attributes: ['temperature'], refreshSeconds: 60, maxFeatures: 1000, ...data })).json()) as { doc: { id: number } }).doc.id
     const publicLayer = await layer({ name: 'Live weather (security)', public: true })
     const staffLayer = await layer({ name: 'Live staff layer (security)', public: false })
-    const { id, endpoint } = await subscriptionFor(server)
+    const { id, endpoint } = await subscriptionFor(server, publicLayer)
     prepared.set(server.name, { notifyPath: new URL(endpoint).pathname, subscriptionId: id, publicLayer, staffLayer })
   }
 })
