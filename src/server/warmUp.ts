@@ -74,6 +74,11 @@ export async function warmUp(origin: string, { deadlineMs = 30_000 }: { deadline
     const limit = pLimit(CONCURRENCY)
     const paths = [...DATA_ROUTES, ...linkedPagePaths(home).filter((path) => path !== '/').slice(0, MAX_LINKED_PAGES)]
     await Promise.allSettled(paths.map((path) => limit(() => get(`${origin}${path}`, signal))))
+    // Asked again with Payload surely started: getPayload starts no job runners when it is called
+    // while another caller's start is still in flight (a prerendered page revalidating in the
+    // background, say), and a later call starts them only if one comes. Without this, a server that
+    // nobody signs in to sent no mail at all (tests/security/alert-notices.test.ts, "freshly started").
+    await get(`${origin}${JOB_RUNNERS_ROUTE}`, signal).catch(() => undefined)
   } catch {
     // Past the deadline: the rest warms on first use.
   } finally {
