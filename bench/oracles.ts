@@ -90,7 +90,8 @@ async function main() {
       const address = `confirmed-${index}@bench.example`
       const mail = await smtp.waitForMail((candidate) => candidate.envelopeTo.includes(address), 120_000)
       const link = new URL(linksOf(mail).find((url) => url.includes('/alerts/confirm'))!)
-      await call(baseUrl, 'POST', '/api/alerts/confirm', { s: link.searchParams.get('s'), t: link.searchParams.get('t') })
+      const confirmed = await timedPost(`${baseUrl}/api/alerts/confirm`, { s: link.searchParams.get('s'), t: link.searchParams.get('t') })
+      if (confirmed.status !== 200) throw new BenchError(`a confirmation for the setup answered ${confirmed.status}`)
     }
     await smtp.waitForMail((candidate) => candidate.envelopeTo.includes(`pending-${perState - 1}@bench.example`), 120_000)
 

@@ -11,6 +11,7 @@ import { PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, runWithRequestContext } from '@
 import { contentSecurityPolicy } from '@/server/securityHeaders'
 
 import { HttpError } from './errors'
+import { createImageGate } from './imageGate'
 import { enforceRateLimit, type LimitPolicy } from './rateLimit'
 
 export type EdgeSettings = { https: boolean; trustedProxyHops: number; requestTimeoutSeconds: number }
@@ -53,6 +54,9 @@ const SECURITY_HEADERS = {
  */
 export const IMAGE_OPTIMIZER_LIMIT: LimitPolicy = { name: 'image-optimizer', perClient: 120, overall: 2_400, windowSeconds: 10 }
 
+/** Optimized images made at once (one per core), and requests that may wait for a turn before 503. */
+const imageGate = createImageGate({ concurrency: 2, maxWaiting: 200 })
+
 /** Whether the optimized-image request may go on; a 429 `{error}` is answered when it may not. */
 async function admitImageRequest(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<boolean> {
   const headers = new Headers()
@@ -83,7 +87,8 @@ let installed = false
  * - answers a static file the build compressed (src/server/precompressed.ts) and a loaded direct
  *   route (src/server/directRoutes.ts) itself, without Next's router;
  * - lets a cached page that Next gzipped once be sent gzipped as it is (src/server/compressedPages.ts);
- * - holds each client to IMAGE_OPTIMIZER_LIMIT optimized images per 10 s.
+ * - holds each client to IMAGE_OPTIMIZER_LIMIT optimized images per 10 s, and lets optimized
+ *   images be made two at a time, each image and format once (src/server/imageGate.ts).
  */
 export async function installEdge(settings: EdgeSettings) {
   if (installed) return
@@ -119,7 +124,11 @@ export async function installEdge(settings: EdgeSettings) {
     if (precompressed?.answer(request, response)) return true
     if (path === '/_next/image') {
       void admitImageRequest(request, response, requestId).then((admitted) => {
-        if (admitted) runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args]))
+        if (!admitted) return
+        const queued = imageGate(request, response, () => runWithRequestContext({ requestId }, () => Reflect.apply(emit, this, [event, ...args])))
+        if (queued) return
+        response.writeHead(503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Retry-After': '5' })
+        response.end(JSON.stringify({ error: 'The image service is busy; try again shortly', requestId }))
       })
       return true
     }
