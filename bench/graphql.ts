@@ -5,7 +5,7 @@
  * document that blocks the event loop (graphql-js validation is quadratic in repeated fields, and
  * fragments that spread each other recurse without end) shows as a health answer that long.
  *
- * Then the costliest reads the limits still accept, GraphQL and REST, on a site seeded with
+ * Then the costliest reads the limits still accept, GraphQL and REST, anonymous and a member’s, on a site seeded with
  * GQL_POSTS published posts (1,000, each in two categories and by the admin) and GQL_LAYERS map
  * layers (50): aliases × lists × relations × depth, every locale; the same figure.
  *
@@ -85,26 +85,34 @@ const documents: Record<string, string> = {
   ),
 }
 
-/** The costliest reads an anonymous caller may still make on the seeded site (all within the limits, so answered). */
+/**
+ * The costliest reads the limits still accept (all answered 200), anonymous and a member's: an
+ * anonymous GraphQL operation may cost 250 (an object 1, a list its limit × its selection), a
+ * member's 1,000; an anonymous REST list holds 50 documents, a member's 100.
+ */
 const postFields = 'id title slug publishedAt content meta { title description } categories { id title slug breadcrumbs { label url } } populatedAuthors { name }'
-const costlyReads: Record<string, { path: string; body?: string }> = {
-  'GraphQL: 3 aliases × 100 posts × categories, every locale': {
+type Read = { path: string; body?: string; member?: boolean }
+const costlyReads: Record<string, Read> = {
+  'anonymous GraphQL: 40 posts with categories, every locale (cost 240)': { path: '/api/graphql', body: body(`{ Posts(limit: 40, locale: all) { docs { ${postFields} } } }`) },
+  'anonymous GraphQL: 25 posts with categories and 50 layers (cost 250)': {
     path: '/api/graphql',
-    body: body(`{ ${[0, 1, 2].map((i) => `p${i}: Posts(limit: 100, page: ${i + 1}, locale: all) { docs { ${postFields} } }`).join(' ')} }`),
+    body: body(`{ Posts(limit: 25, sort: "-publishedAt") { docs { ${postFields} } } MapLayers(limit: 50) { docs { id name description } } }`),
   },
-  'GraphQL: 100 posts with categories, and 50 layers': {
+  'anonymous GraphQL: a where over every post (like, or), 40 of them': {
+    path: '/api/graphql',
+    body: body(`{ Posts(limit: 40, where: { or: [{ title: { like: "post" } }, { slug: { contains: "9" } }, { publishedAt: { greater_than: "2020-01-01" } }] }) { totalDocs docs { ${postFields} } } }`),
+  },
+  'anonymous REST: posts, limit 100 (capped at 50), depth 2, every locale': { path: '/api/posts?limit=100&depth=2&locale=all' },
+  'anonymous REST: posts sorted, where like, depth 2': { path: '/api/posts?limit=100&depth=2&sort=-publishedAt&where[title][like]=post' },
+  'anonymous REST: pagination=false on posts (capped)': { path: '/api/posts?pagination=false&depth=2' },
+  'anonymous REST: layers, depth 2': { path: '/api/map-layers?limit=100&depth=2' },
+  'anonymous REST: search, depth 2': { path: '/api/search?limit=100&depth=2&where[title][like]=post' },
+  'member GraphQL: 100 posts with categories and 50 layers (cost ~850)': {
     path: '/api/graphql',
     body: body(`{ Posts(limit: 100, sort: "-publishedAt") { docs { ${postFields} } } MapLayers(limit: 50) { docs { id name entityType attributes alertRules { attribute value message } } } }`),
+    member: true,
   },
-  'GraphQL: a where over every post (like, or)': {
-    path: '/api/graphql',
-    body: body(`{ Posts(limit: 100, where: { or: [{ title: { like: "post" } }, { slug: { contains: "9" } }, { publishedAt: { greater_than: "2020-01-01" } }] }) { totalDocs docs { ${postFields} } } }`),
-  },
-  'REST: 100 posts, depth 2, every locale': { path: '/api/posts?limit=100&depth=2&locale=all' },
-  'REST: 100 posts sorted, where like, depth 2': { path: '/api/posts?limit=100&depth=2&sort=-publishedAt&where[title][like]=post' },
-  'REST: pagination=false on posts (capped)': { path: '/api/posts?pagination=false&depth=2' },
-  'REST: 50 layers, depth 2': { path: '/api/map-layers?limit=100&depth=2' },
-  'REST: search, 100 results': { path: '/api/search?limit=100&depth=2&where[title][like]=post' },
+  'member REST: 100 posts, depth 3, every locale': { path: '/api/posts?limit=100&depth=3&locale=all', member: true },
 }
 
 const paragraph = (text: string) => ({
@@ -187,13 +195,18 @@ async function main() {
     log(`health without attack: median ${round(median(quiet))} ms, slowest ${round(baseline)} ms`)
 
     const rows = []
-    const requests: [string, { path: string; body?: string }][] = [...Object.entries(documents).map(([name, text]) => [name, { path: '/api/graphql', body: text }] as [string, { path: string; body: string }]), ...Object.entries(costlyReads)]
+    const requests: [string, Read][] = [...Object.entries(documents).map(([name, text]) => [name, { path: '/api/graphql', body: text }] as [string, Read]), ...Object.entries(costlyReads)]
     let client = 0
-    for (const [name, { path: route, body }] of requests) {
+    for (const [name, { path: route, body, member }] of requests) {
       if (body && Buffer.byteLength(body) > BODY_CAP) throw new BenchError(`${name}: ${Buffer.byteLength(body)} bytes is over the body cap`)
       // Each request from its own client address (TRUST_PROXY): the figure is the work, not the per-client read budget.
       const send = () => {
-        const headers = { 'content-type': 'application/json', origin: stack.baseUrl, 'x-forwarded-for': `10.9.${Math.floor(++client / 250)}.${(client % 250) + 1}` }
+        const headers = {
+          'content-type': 'application/json',
+          origin: stack.baseUrl,
+          'x-forwarded-for': `10.9.${Math.floor(++client / 250)}.${(client % 250) + 1}`,
+          ...(member && { authorization: `JWT ${admin.token}` }),
+        }
         return body ? timed(`${stack.baseUrl}${route}`, { method: 'POST', headers, body }) : timed(`${stack.baseUrl}${route}`, { headers })
       }
       let attacking = true

@@ -11,7 +11,7 @@ import {
 import { Refusal } from '@/hooks/refusal'
 
 import type { QueryableCollection, QuerySchema } from './queryTargets'
-import { MAX_DEPTH, MAX_LIMIT } from './queryCaps'
+import { MAX_ANONYMOUS_LIMIT, MAX_DEPTH, MAX_LIMIT } from './queryCaps'
 import { containsNul, MAX_NUMERIC_ID, whereProblem } from './whereQuery'
 
 const MAX_PAGE = 1_000_000
@@ -84,14 +84,15 @@ export const guardQueryInput: CollectionBeforeOperationHook = ({ args, collectio
       const page = Number(input.page)
       if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE) throw new Refusal(`page: a whole number from 1 to ${MAX_PAGE}`)
     }
+    const mostListed = req.user ? MAX_LIMIT : MAX_ANONYMOUS_LIMIT
     if (input.limit !== undefined) {
       const limit = Number(input.limit)
       if (!Number.isFinite(limit) || limit < 0) throw new Refusal('limit: a number of documents from 1')
       // 0 would mean "no limit" to Payload.
-      input.limit = limit === 0 ? MAX_LIMIT : Math.min(Math.floor(limit), MAX_LIMIT)
+      input.limit = limit === 0 ? mostListed : Math.min(Math.floor(limit), mostListed)
     }
     // Without pagination Payload lists every document unless a limit is given.
-    if (input.pagination === false && input.limit === undefined) input.limit = MAX_LIMIT
+    if (input.pagination === false && input.limit === undefined) input.limit = mostListed
     if (input.depth !== undefined) {
       const most = req.user ? MAX_DEPTH.member : MAX_DEPTH.anonymous
       const depth = Number(input.depth)

@@ -4,6 +4,19 @@
 /** Most documents one request may list (REST `limit`, GraphQL `limit`); larger asks get this many. */
 export const MAX_LIMIT = 100
 
+/**
+ * The most an anonymous request lists: 100 posts read at depth 2 in every locale held the event
+ * loop ~60 ms (bench/graphql.ts), 50 about half; members (the admin's 100 per page) keep MAX_LIMIT.
+ */
+export const MAX_ANONYMOUS_LIMIT = 50
+
+/**
+ * What one GraphQL operation may cost (src/server/graphqlDocument.ts counts it), by caller: a
+ * query of cost ~850 (100 posts with their categories and 50 layers) held the event loop ~150 ms,
+ * so an anonymous one may cost a quarter of a member's.
+ */
+export const MAX_GRAPHQL_COST = { anonymous: 250, member: 1_000 } as const
+
 /** Payload's page size when a request names none. */
 export const DEFAULT_LIMIT = 10
 

@@ -2,7 +2,7 @@ import 'server-only'
 
 import { GraphQLError, Kind, parse, type DefinitionNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql'
 
-import { DEFAULT_LIMIT, MAX_LIMIT } from '@/hooks/queryCaps'
+import { DEFAULT_LIMIT, MAX_GRAPHQL_COST, MAX_LIMIT } from '@/hooks/queryCaps'
 
 /**
  * What a GraphQL document may hold before graphql-js validates it. Validation is not linear in the
@@ -33,7 +33,7 @@ export const GRAPHQL_DOCUMENT_LIMITS = {
    * `docs`) counts its limit times its selection, so thirty aliases of a 100-document list cost 6,000,
    * not thirty fields. ~2 per document listed; 1,000 lets one request list a few hundred documents.
    */
-  cost: 1_000,
+  cost: MAX_GRAPHQL_COST.member,
   /** Values in `variables` (objects, arrays and scalars) and their nesting: coercing them is recursive. */
   variableValues: 10_000,
   variableDepth: 32,

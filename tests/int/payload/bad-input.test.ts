@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { env } from '@/env'
 
+import { authHeaders, createUserLocally, PASSWORD, signIn } from '../../helpers/accounts'
+
 import { startPayloadApi } from '../helpers/payload'
 
 let payload: Payload
@@ -39,15 +41,17 @@ describe('hostile REST and GraphQL input is a 4xx, never a 500', () => {
     },
   )
 
-  it('caps limit at 100 for REST and GraphQL', async () => {
-    expect((await (await get('/api/categories?limit=100000000')).json()).limit).toBe(100)
-    expect((await (await get('/api/categories?limit=0')).json()).limit).toBe(100)
-    const gql = await fetch(`${baseUrl}/api/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ Categories(limit: 100000000) { limit } }' }),
-    })
-    expect((await gql.json()).data.Categories.limit).toBe(100)
+  it('caps limit at 50 for anonymous callers and 100 for members, for REST and GraphQL', async () => {
+    expect((await (await get('/api/categories?limit=100000000')).json()).limit).toBe(50)
+    expect((await (await get('/api/categories?limit=0')).json()).limit).toBe(50)
+    expect((await (await get('/api/categories?pagination=false')).json()).limit).toBe(50)
+    const gql = (headers: Record<string, string> = {}) =>
+      fetch(`${baseUrl}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ Categories(limit: 100000000) { limit } }' }) })
+    expect((await (await gql()).json()).data.Categories.limit).toBe(50)
+    const member = await createUserLocally(payload, { email: `caps-${process.pid}@example.org`, password: PASSWORD, role: 'viewer' })
+    const { token } = await signIn(baseUrl, { email: member.email, password: PASSWORD })
+    expect((await (await fetch(`${baseUrl}/api/categories?limit=100000000`, { headers: authHeaders(token) })).json()).limit).toBe(100)
+    expect((await (await gql(authHeaders(token))).json()).data.Categories.limit).toBe(100)
   })
 
   it('refuses a deeply nested sign-up body and stores nothing', async () => {

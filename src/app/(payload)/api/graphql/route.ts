@@ -4,6 +4,9 @@ import { GRAPHQL_POST, REST_OPTIONS } from '@payloadcms/next/routes'
 
 import { withBodyLimit } from '@/server/payloadBodyLimit'
 import { withGraphqlDocumentLimits } from '@/server/graphqlLimits'
+import { payloadClient } from '@/site/payload'
 
-export const POST = withBodyLimit(withGraphqlDocumentLimits(GRAPHQL_POST(config)))
+const isMember = async (headers: Headers) => Boolean((await (await payloadClient()).auth({ headers })).user)
+
+export const POST = withBodyLimit(withGraphqlDocumentLimits(GRAPHQL_POST(config), isMember))
 export const OPTIONS = REST_OPTIONS(config)
