@@ -75,6 +75,7 @@ export {
 export { unitSymbol } from './units'
 export {
   deliveryFailing,
+  subscriptionExpired,
   notificationSchema,
   NOTIFICATION_CLOCK_SKEW_MS,
   notifiedChanges,

@@ -195,12 +195,17 @@ export function subscriptionStatus(raw: unknown): SubscriptionStatus {
  */
 export function deliveryFailing(status: SubscriptionStatus, now = Date.now()): string | undefined {
   if (status.status === 'paused' || status.isActive === false) return 'the broker paused the subscription'
-  if (status.status === 'expired' || (status.expiresAt && Date.parse(status.expiresAt) <= now)) return 'the subscription expired'
+  if (subscriptionExpired(status, now)) return 'the subscription expired'
   if (status.notificationStatus === 'failed') return `notifications fail (last failure ${status.lastFailure ?? 'unknown'})`
   const failedAt = status.lastFailure ? Date.parse(status.lastFailure) : Number.NaN
   const succeededAt = status.lastSuccess ? Date.parse(status.lastSuccess) : Number.NaN
   if (Number.isFinite(failedAt) && !(succeededAt > failedAt)) return `notifications fail (last failure ${status.lastFailure})`
   return undefined
+}
+
+/** Past its expiry: Orion-LD and Stellio say `expired`; Scorpio keeps saying `active`, so the date is read too. */
+export function subscriptionExpired(status: SubscriptionStatus, now = Date.now()): boolean {
+  return status.status === 'expired' || (status.expiresAt !== undefined && Date.parse(status.expiresAt) <= now)
 }
 
 /** A notification body (5.3.1): checked at the edge; `data` entities are normalised like query results. */

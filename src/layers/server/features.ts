@@ -112,6 +112,14 @@ const boundedByBytes = (maxBytes: number) => ({ maxSize: maxBytes, sizeCalculati
 /** Entity ids per read-back request: a URL with 50 URNs stays well under every broker's and proxy's limit. */
 const IDS_PER_READ = 50
 
+/** What the broker is asked for a layer: its type, its attributes and the location, its filters; at most `limit` entities. */
+const layerEntityQuery = (layer: LayerSpec, limit: number) => ({
+  type: layer.entityType,
+  attrs: [...new Set([...layer.attributes, 'location'])],
+  q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined,
+  limit,
+})
+
 export class LayerFeatureService {
   /** Each feature of a body `get` returned, parsed one at a time. */
   readonly eachFeature = eachFeature
@@ -198,15 +206,7 @@ export class LayerFeatureService {
   async firstDifference(layer: LayerSpec, tenant: string | undefined, { sample, graceMs }: { sample: number; graceMs: number }): Promise<string | undefined> {
     const cached = await this.swrFor(layer.refreshSeconds).peek(this.keyOf(layer, tenant))
     if (!cached) return undefined
-    const { entities } = await this.client.queryEntities(
-      {
-        type: layer.entityType,
-        attrs: [...new Set([...layer.attributes, 'location'])],
-        q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined,
-        limit: Math.min(sample, layer.maxFeatures),
-      },
-      { tenant, contextUrl: layer.contextUrl },
-    )
+    const { entities } = await this.client.queryEntities(layerEntityQuery(layer, Math.min(sample, layer.maxFeatures)), { tenant, contextUrl: layer.contextUrl })
     const settledBefore = this.now() - graceMs
     const fromBroker = new Map<string, Feature>()
     for (const entity of entities) {
@@ -237,10 +237,7 @@ export class LayerFeatureService {
     const found: NormalizedEntity[] = []
     for (let start = 0; start < ids.length; start += IDS_PER_READ) {
       const chunk = ids.slice(start, start + IDS_PER_READ)
-      const { entities } = await this.client.queryEntities(
-        { type: layer.entityType, id: chunk, attrs: [...new Set([...layer.attributes, 'location'])], q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined, limit: chunk.length },
-        { tenant, contextUrl: layer.contextUrl },
-      )
+      const { entities } = await this.client.queryEntities({ ...layerEntityQuery(layer, chunk.length), id: chunk }, { tenant, contextUrl: layer.contextUrl })
       found.push(...entities)
     }
     return found
@@ -292,12 +289,7 @@ export class LayerFeatureService {
     const encoder = createLayerEncoder({ attributes: layer.attributes, alertRules: layer.alertRules, fetchedAt, display: layer.display })
     try {
       const { truncated } = await this.client.streamEntities(
-        {
-          type: layer.entityType,
-          attrs: [...new Set([...layer.attributes, 'location'])],
-          q: layer.filters.length > 0 ? rowsToQuery(layer.filters) : undefined,
-          limit: layer.maxFeatures,
-        },
+        layerEntityQuery(layer, layer.maxFeatures),
         (entities) => encoder.add(entities),
         { tenant, contextUrl: layer.contextUrl },
       )

@@ -5,7 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 import type { CacheLock } from '@/cache'
-import { buildQuery, deliveryFailing, NgsiError, rowsToQuery, type SubscriptionClient, type SubscriptionRequest } from '@/ngsi'
+import { buildQuery, deliveryFailing, NgsiError, rowsToQuery, subscriptionExpired, type SubscriptionClient, type SubscriptionRequest } from '@/ngsi'
 
 import type { LayerSpec } from './features'
 
@@ -288,8 +288,8 @@ export class LiveSubscriptions {
    * every replica); `changed` when this probe found it the other way round from the last one.
    */
   async probe(timeoutMs: number): Promise<{ downSince?: string; changed: boolean }> {
-    const [first] = await this.options.registry.all()
-    const answers = await this.options.client.answers(first?.tenant, timeoutMs)
+    // The default tenant: any answer but a 5xx counts, so no city's records need reading every few seconds.
+    const answers = await this.options.client.answers(undefined, timeoutMs)
     const before = await this.options.registry.brokerDownSince()
     if (answers === !before) return { downSince: before, changed: false }
     const downSince = answers ? undefined : new Date(this.options.now()).toISOString()
@@ -358,7 +358,7 @@ export class LiveSubscriptions {
         reason = deliveryFailing(status, this.options.now())
         // Repaired now, judged at the next check: an expired one (Scorpio still says active) gets
         // its lifetime back, and is active again (Orion-LD sets isActive false at expiry); a paused one is reactivated.
-        if (reason && (status.status === 'expired' || (status.expiresAt !== undefined && Date.parse(status.expiresAt) <= this.options.now()))) {
+        if (reason && subscriptionExpired(status, this.options.now())) {
           await this.extend(record, { isActive: true }).catch((error: unknown) => this.options.logger?.warn(`live: could not renew the expired subscription of layer ${record.layerId} in ${record.tenant} (${error instanceof Error ? error.message : String(error)})`))
         } else if (reason && status.isActive === false) {
           await this.options.client.update(record.tenant, record.subscriptionId, { isActive: true }).catch(() => undefined)
