@@ -16,12 +16,11 @@
  * how often each document is sent, one at a time), GQL_POSTS (1000), GQL_LAYERS (50).
  * Writes bench/results/graphql.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
-import { assertPortFree, BenchError, median, round, sleep } from './lib'
-import { type Admin, call, createLayer, seedSite, startStack, stopAll } from './stack'
+import { BenchError, clientAddresses, median, round, sleep } from './lib'
+import { benchOnSmallStack, type Admin, call, createLayer, seedSite } from './stack'
 
 const integer = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
 const settings = {
@@ -166,90 +165,72 @@ async function probeHealth(baseUrl: string, done: () => boolean): Promise<number
 }
 
 async function main() {
-  await assertPortFree(settings.port, 'GQL_PORT')
-  await assertPortFree(settings.brokerPort, 'GQL_BROKER_PORT')
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'citydash-bench-graphql-'))
-  try {
-    const stack = await startStack({
-      port: settings.port,
-      brokerPort: settings.brokerPort,
-      entities: 100,
-      flavor: 'orion-ld',
-      forceBuild: process.env.BENCH_BUILD === 'true',
-      workDir,
-      log,
-      // The benchmark is about reads: no broker subscriptions for the seeded layers.
-      env: { LIVE_UPDATES: 'false', TRUST_PROXY: '1' },
-    })
-    const admin = await seedSite(stack.baseUrl)
-    log(`Seeding ${settings.posts} published posts and ${settings.layers} layers`)
-    await seedContent(stack.baseUrl, admin)
-    const graphql = (requestBody: string) =>
-      timed(`${stack.baseUrl}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', origin: stack.baseUrl }, body: requestBody })
+  await benchOnSmallStack(
+    { name: 'graphql', port: [settings.port, 'GQL_PORT'], brokerPort: [settings.brokerPort, 'GQL_BROKER_PORT'], log },
+    async (stack) => {
+      const admin = await seedSite(stack.baseUrl)
+      log(`Seeding ${settings.posts} published posts and ${settings.layers} layers`)
+      await seedContent(stack.baseUrl, admin)
+      const graphql = (requestBody: string) =>
+        timed(`${stack.baseUrl}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', origin: stack.baseUrl }, body: requestBody })
 
-    // Warm: the GraphQL schema is built on the first request, the health route loaded.
-    await graphql(body('{ Users { totalDocs } }'))
-    let quietUntil = performance.now() + 3_000
-    const quiet = await probeHealth(stack.baseUrl, () => performance.now() > quietUntil)
-    quietUntil = performance.now() + 3_000
-    const baseline = Math.max(...(await probeHealth(stack.baseUrl, () => performance.now() > quietUntil)))
-    log(`health without attack: median ${round(median(quiet))} ms, slowest ${round(baseline)} ms`)
+      // Warm: the GraphQL schema is built on the first request, the health route loaded.
+      await graphql(body('{ Users { totalDocs } }'))
+      let quietUntil = performance.now() + 3_000
+      const quiet = await probeHealth(stack.baseUrl, () => performance.now() > quietUntil)
+      quietUntil = performance.now() + 3_000
+      const baseline = Math.max(...(await probeHealth(stack.baseUrl, () => performance.now() > quietUntil)))
+      log(`health without attack: median ${round(median(quiet))} ms, slowest ${round(baseline)} ms`)
 
-    const rows = []
-    const requests: [string, Read][] = [...Object.entries(documents).map(([name, text]) => [name, { path: '/api/graphql', body: text }] as [string, Read]), ...Object.entries(costlyReads)]
-    let client = 0
-    for (const [name, { path: route, body, member }] of requests) {
-      if (body && Buffer.byteLength(body) > BODY_CAP) throw new BenchError(`${name}: ${Buffer.byteLength(body)} bytes is over the body cap`)
-      // Each request from its own client address (TRUST_PROXY): the figure is the work, not the per-client read budget.
-      const send = () => {
-        const headers = {
-          'content-type': 'application/json',
-          origin: stack.baseUrl,
-          'x-forwarded-for': `10.9.${Math.floor(++client / 250)}.${(client % 250) + 1}`,
-          ...(member && { authorization: `JWT ${admin.token}` }),
+      const rows = []
+      const requests: [string, Read][] = [...Object.entries(documents).map(([name, text]) => [name, { path: '/api/graphql', body: text }] as [string, Read]), ...Object.entries(costlyReads)]
+      const nextClient = clientAddresses()
+      for (const [name, { path: route, body, member }] of requests) {
+        if (body && Buffer.byteLength(body) > BODY_CAP) throw new BenchError(`${name}: ${Buffer.byteLength(body)} bytes is over the body cap`)
+        // Each request from its own client address (TRUST_PROXY): the figure is the work, not the per-client read budget.
+        const send = () => {
+          const headers = {
+            'content-type': 'application/json',
+            origin: stack.baseUrl,
+            'x-forwarded-for': nextClient(),
+            ...(member && { authorization: `JWT ${admin.token}` }),
+          }
+          return body ? timed(`${stack.baseUrl}${route}`, { method: 'POST', headers, body }) : timed(`${stack.baseUrl}${route}`, { headers })
         }
-        return body ? timed(`${stack.baseUrl}${route}`, { method: 'POST', headers, body }) : timed(`${stack.baseUrl}${route}`, { headers })
+        // Once unrecorded: the first request of a kind loads code and fills caches that every later one finds ready.
+        await send()
+        let attacking = true
+        const probe = probeHealth(stack.baseUrl, () => !attacking)
+        const answers: Sample[] = []
+        // One at a time: the figure is what one document costs everyone else, not a queue of several.
+        for (let round = 0; round < settings.rounds; round++) answers.push(await send())
+        await sleep(50)
+        attacking = false
+        const health = await probe
+        const row = {
+          document: name,
+          bytes: body ? Buffer.byteLength(body) : 0,
+          statuses: [...new Set(answers.map((answer) => answer.status))].join(','),
+          answerMedianMs: round(median(answers.map((answer) => answer.ms))),
+          healthSlowestMs: round(Math.max(...health)),
+          delayMs: round(Math.max(0, Math.max(...health) - baseline)),
+        }
+        // A costly read the limits accept must be answered (200); a hostile document refused (4xx).
+        const answered = name in costlyReads ? row.statuses === '200' : !/5\d\d/.test(row.statuses)
+        rows.push({ ...row, pass: row.delayMs <= TARGET_MS && answered })
+        log(`${name}: ${row.bytes} B → HTTP ${row.statuses} in ${row.answerMedianMs} ms; slowest health ${row.healthSlowestMs} ms (+${row.delayMs} ms)`)
       }
-      // Once unrecorded: the first request of a kind loads code and fills caches that every later one finds ready.
-      await send()
-      let attacking = true
-      const probe = probeHealth(stack.baseUrl, () => !attacking)
-      const answers: Sample[] = []
-      // One at a time: the figure is what one document costs everyone else, not a queue of several.
-      for (let round = 0; round < settings.rounds; round++) answers.push(await send())
-      await sleep(50)
-      attacking = false
-      const health = await probe
-      const row = {
-        document: name,
-        bytes: body ? Buffer.byteLength(body) : 0,
-        statuses: [...new Set(answers.map((answer) => answer.status))].join(','),
-        answerMedianMs: round(median(answers.map((answer) => answer.ms))),
-        healthSlowestMs: round(Math.max(...health)),
-        delayMs: round(Math.max(0, Math.max(...health) - baseline)),
-      }
-      // A costly read the limits accept must be answered (200); a hostile document refused (4xx).
-      const answered = name in costlyReads ? row.statuses === '200' : !/5\d\d/.test(row.statuses)
-      rows.push({ ...row, pass: row.delayMs <= TARGET_MS && answered })
-      log(`${name}: ${row.bytes} B → HTTP ${row.statuses} in ${row.answerMedianMs} ms; slowest health ${row.healthSlowestMs} ms (+${row.delayMs} ms)`)
-    }
-    const worst = rows.reduce((a, b) => (b.delayMs > a.delayMs ? b : a))
-    console.log(`\nWorst document or read: ${worst.document}: another request waited ${worst.delayMs} ms longer than without it (target ≤ ${TARGET_MS} ms).`)
-    console.table(rows)
-    mkdirSync(path.join('bench', 'results'), { recursive: true })
-    writeFileSync(
-      path.join('bench', 'results', 'graphql.json'),
-      `${JSON.stringify({ at: new Date().toISOString(), baselineSlowestHealthMs: round(baseline), targetMs: TARGET_MS, rows }, null, 2)}\n`,
-    )
-    if (rows.some((row) => !row.pass)) process.exitCode = 1
-  } finally {
-    await stopAll()
-    rmSync(workDir, { recursive: true, force: true })
-  }
+      const worst = rows.reduce((a, b) => (b.delayMs > a.delayMs ? b : a))
+      console.log(`\nWorst document or read: ${worst.document}: another request waited ${worst.delayMs} ms longer than without it (target ≤ ${TARGET_MS} ms).`)
+      console.table(rows)
+      mkdirSync(path.join('bench', 'results'), { recursive: true })
+      writeFileSync(
+        path.join('bench', 'results', 'graphql.json'),
+        `${JSON.stringify({ at: new Date().toISOString(), baselineSlowestHealthMs: round(baseline), targetMs: TARGET_MS, rows }, null, 2)}\n`,
+      )
+      if (rows.some((row) => !row.pass)) process.exitCode = 1
+    },
+  )
 }
 
-main().catch(async (error: unknown) => {
-  console.error(error instanceof BenchError ? `✖ ${error.message}` : error)
-  await stopAll()
-  process.exit(1)
-})
+void main()

@@ -44,6 +44,18 @@ export const round = (value: number, decimals = 1) => Math.round(value * 10 ** d
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
+/**
+ * A new client address on every call (10.x.y.z, valid however many are asked), for a server with
+ * TRUST_PROXY=1 to read from X-Forwarded-For: per-client budgets then never refuse a benchmark.
+ */
+export function clientAddresses(): () => string {
+  let count = 0
+  return () => {
+    count++
+    return `10.${Math.floor(count / 62_500) % 250}.${Math.floor(count / 250) % 250}.${(count % 250) + 1}`
+  }
+}
+
 export class BenchError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)

@@ -3,14 +3,15 @@
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { openSync } from 'node:fs'
+import { mkdtempSync, openSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 import { buildIsCurrent, standaloneIsComplete } from '../scripts/build'
 import { migrate } from '../scripts/processes'
 import { productionServer } from '../scripts/start'
 
-import { BenchError, processTree, sleep, tail } from './lib'
+import { assertPortFree, BenchError, processTree, sleep, tail } from './lib'
 
 const bin = (name: string) => path.join('node_modules', '.bin', name)
 
@@ -176,6 +177,40 @@ async function startServer(baseUrl: string, port: number, env: NodeJS.ProcessEnv
 
 function startBroker(port: number, entities: number, flavor: string, env: NodeJS.ProcessEnv, workDir: string): Started {
   return start('broker', bin('tsx'), ['demo/broker/cli.ts', '--port', String(port), '--entities', String(entities), '--flavor', flavor, '--temporal'], env, workDir)
+}
+
+/**
+ * Runs `measure` against a small stack (100 AirQualityObserved, Orion-LD, live updates off, one
+ * trusted proxy hop): its ports checked free first (named by the variables that set them), the
+ * build made when BENCH_BUILD=true; everything stopped and its folder removed after, and a failure
+ * printed (a BenchError as one line) with exit code 1.
+ */
+export async function benchOnSmallStack(
+  options: { name: string; port: [number, string]; brokerPort: [number, string]; env?: Record<string, string>; log: (message: string) => void },
+  measure: (stack: Stack) => Promise<void>,
+): Promise<void> {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), `citydash-bench-${options.name}-`))
+  try {
+    await assertPortFree(...options.port)
+    await assertPortFree(...options.brokerPort)
+    const stack = await startStack({
+      port: options.port[0],
+      brokerPort: options.brokerPort[0],
+      entities: 100,
+      flavor: 'orion-ld',
+      forceBuild: process.env.BENCH_BUILD === 'true',
+      workDir,
+      log: options.log,
+      env: { LIVE_UPDATES: 'false', TRUST_PROXY: '1', ...options.env },
+    })
+    await measure(stack)
+  } catch (error) {
+    console.error(error instanceof BenchError ? `✖ ${error.message}` : error)
+    process.exitCode = 1
+  } finally {
+    await stopAll()
+    rmSync(workDir, { recursive: true, force: true })
+  }
 }
 
 /** The demo broker again on the same port with another data set (the app keeps its URL). */
