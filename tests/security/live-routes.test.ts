@@ -110,25 +110,28 @@ describe.each(servers().map((server) => [server.name, server] as const))('the li
     expect(features).not.toMatch(/forged|pinned|modified/)
   })
 
-  it('shows citizens what the broker holds, not what a forged notification says: no made-up station, no made-up value', async () => {
+  it('shows citizens what the broker holds, not what a forged notification says: no made-up station, value or removal', async () => {
     type Collection = { features: { id: string; properties: { temperature?: number } }[] }
     const layerData = async () => (await (await call(server, 'anonymous', 'GET', `/api/layers/${the().publicLayer}/features`)).json()) as Collection
-    const [real] = (await layerData()).features
-    expect(real).toBeDefined()
+    const [real, kept] = (await layerData()).features
+    expect(kept).toBeDefined()
     const now = new Date().toISOString()
     const point = { type: 'GeoProperty', value: { type: 'Point', coordinates: [-3.8, 43.46] } }
     const data = [
       // Of the subscribed type, dated now: it passes every check a notification alone allows.
       { id: 'urn:ngsi-ld:WeatherObserved:made-up-station', type: 'WeatherObserved', temperature: { type: 'Property', value: 66.6, observedAt: now }, location: point },
       { id: real!.id, type: 'WeatherObserved', temperature: { type: 'Property', value: -77.7, observedAt: now } },
+      // A real station said to be deleted: the broker still holds it.
+      { id: kept!.id, type: 'WeatherObserved', deletedAt: now },
     ]
     const answer = await call(server, 'anonymous', 'POST', the().notifyPath, { ...notification(the().subscriptionId), data })
-    expect(await answer.json()).toEqual({ accepted: 2 })
+    expect(await answer.json()).toEqual({ accepted: 3 })
     // Applied in the background: give it time to show, were it to.
     await new Promise((resolve) => setTimeout(resolve, 1_500))
     const after = await layerData()
     expect(after.features.map((feature) => feature.id)).not.toContain('urn:ngsi-ld:WeatherObserved:made-up-station')
     expect(after.features.find((feature) => feature.id === real!.id)?.properties.temperature).toBe(real!.properties.temperature)
+    expect(after.features.map((feature) => feature.id)).toContain(kept!.id)
   })
 
   it('streams nothing of a members-only layer to an anonymous reader, alone or beside a public one', async () => {
