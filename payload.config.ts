@@ -26,7 +26,7 @@ import { Questions } from '@/collections/Questions/config'
 import { draftCitizenAnswerTask } from '@/collections/Questions/jobs/draftAnswer'
 import { Users } from '@/collections/Users/config'
 import { composePasswordReset, PASSWORD_RESET_MAIL } from '@/collections/Users/hooks/passwordReset'
-import { databaseAdapter } from '@/db'
+import { databaseAdapter, keepSqliteStatistics } from '@/db'
 import { emailSettings, MAIL_QUEUE, queuedEmailAdapter, sendMailTask } from '@/email'
 import { startSweeps } from '@/email/sweeps'
 import { env } from '@/env'
@@ -122,6 +122,7 @@ export default buildConfig({
     )
     // Every fresh layer load (polled or pushed) hands its alerts to the notices, in every process.
     listenForFreshAlerts((alerts) => noticeFreshAlerts(payload, alerts))
+    if (process.env.NEXT_PHASE !== 'phase-production-build') keepSqliteStatistics(payload)
     // Where the jobs run, so do the sweeps that hand stranded jobs back and erase expired sign-ups to notices.
     if (runsJobs() && process.env.NEXT_PHASE !== 'phase-production-build') startSweeps(payload)
   },
