@@ -122,9 +122,10 @@ export default buildConfig({
     )
     // Every fresh layer load (polled or pushed) hands its alerts to the notices, in every process.
     listenForFreshAlerts((alerts) => noticeFreshAlerts(payload, alerts))
-    if (process.env.NEXT_PHASE !== 'phase-production-build') keepSqliteStatistics(payload)
+    const serving = process.env.NEXT_PHASE !== 'phase-production-build'
+    if (serving) keepSqliteStatistics(payload)
     // Where the jobs run, so do the sweeps that hand stranded jobs back and erase expired sign-ups to notices.
-    if (runsJobs() && process.env.NEXT_PHASE !== 'phase-production-build') startSweeps(payload)
+    if (runsJobs() && serving) startSweeps(payload)
   },
   // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
   upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },

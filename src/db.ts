@@ -72,7 +72,7 @@ const ANALYSIS_LIMIT = 400
 /**
  * SQLite plans each query from the statistics only ANALYZE writes. Without them an anonymous read
  * of 50 posts (`_status = 'published'`) scanned every row of posts_locales once per post (no plan
- * used its (locale, parent) index) and sorted all posts: its cost grew with the posts. `PRAGMA
+ * used its (locale, parent) index): its cost grew with the posts. `PRAGMA
  * optimize` (3.45) left that table out, so the whole database is analysed, with a bounded sample, now
  * and then; every connection reads the new statistics from the file.
  */

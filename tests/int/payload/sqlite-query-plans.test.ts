@@ -7,8 +7,8 @@ import { richText } from '@/seed/richText'
 import { startPayload } from '../helpers/payload'
 
 // An anonymous read of published posts must not cost more as the posts grow: before statistics,
-// SQLite scanned every row of posts_locales once per post listed and sorted all posts for a page of
-// 50 (bench/graphql.ts: +94 ms for another request on a site of 1,000 posts).
+// SQLite scanned every row of posts_locales once per post listed (bench/graphql.ts: +94 ms for
+// another request on a site of 1,000 posts).
 
 type Execute = (statement: string | { sql: string; args: unknown[] }) => Promise<{ rows: { detail: string; parent: number }[] }>
 let payload: Payload
