@@ -19,6 +19,7 @@ const STATION = 'urn:ngsi-ld:AirQualityObserved:santander-002'
 
 let browser: Browser
 let citizen: Page
+let asAdmin: ReturnType<typeof restAs>
 
 /** Writes to the demo broker's Santander tenant (Content-Type JSON), answering its status. */
 const toBroker = async (method: string, path: string, body?: unknown) =>
@@ -42,6 +43,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   const { admin } = await ensureAccounts(baseUrl, ['admin'])
   const rest = restAs(baseUrl, admin.token)
+  asAdmin = rest
   await rest('POST', '/api/globals/site-settings', twoCitySettings('City Dashboard'))
   // Low values first: the station is calm before the test changes it.
   await patchStation(20)
@@ -182,4 +184,51 @@ describe('a live page', () => {
     expect(health.live.polling).toBeGreaterThan(0)
     await screenshot(citizen, 'live-polling')
   })
+
+  it('shows a broker change within its refresh period while the broker cannot notify, and live again once it can', async () => {
+    await notificationsReach(true)
+    const { doc } = await asAdmin<{ doc: { id: number } }>('POST', '/api/map-layers', {
+      name: 'Air quality index (polled e2e)',
+      public: true,
+      entityType: 'AirQualityObserved',
+      attributes: ['name', 'airQualityIndex'],
+      refreshSeconds: 10,
+      maxFeatures: 1000,
+    })
+    await asAdmin('POST', '/api/pages', {
+      title: 'Polled air',
+      slug: 'polled-air',
+      _status: 'published',
+      layout: [{ blockType: 'kpiCard', label: 'Highest index', layer: doc.id, statistic: 'max', attribute: 'airQualityIndex' }],
+    })
+    const phone = await (await browser.newContext({ viewport: { width: 375, height: 812 } })).newPage()
+    try {
+      await phone.goto(`${baseUrl}/en/polled-air`)
+      await phone.locator('.live-status--live').first().waitFor({ timeout: 30_000 })
+      await notificationsReach(false)
+      const outageFrom = Date.now()
+      // The broker finds it cannot notify when it tries: on the next change.
+      await patchStation(285)
+      await phone.locator('.live-status--polling').first().waitFor({ timeout: 30_000 })
+      await expect.poll(() => phone.locator('.kpi-value').first().textContent(), { timeout: 13_000, interval: 250 }).toMatch(/285/)
+      // The broker has failed to notify for 30 s before the change.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - outageFrom))))
+      await patchStation(291)
+      // refreshSeconds 10, plus the quick re-read when the server answered from a copy past its period.
+      await expect.poll(() => phone.locator('.kpi-value').first().textContent(), { timeout: 13_000, interval: 250 }).toMatch(/291/)
+
+      await notificationsReach(true)
+      // The broker's record says "failing" until a notification gets through: the next change is
+      // polled (and notified), the read-back then finds it delivered and puts the page back on live.
+      await patchStation(293)
+      await expect.poll(() => phone.locator('.kpi-value').first().textContent(), { timeout: 13_000, interval: 250 }).toMatch(/293/)
+      await phone.locator('.live-status--live').first().waitFor({ timeout: 30_000 })
+      await patchStation(295)
+      await expect.poll(() => phone.locator('.kpi-value').first().textContent(), { timeout: 5_000, interval: 250 }).toMatch(/295/)
+      await screenshot(phone, 'live-polled-phone')
+    } finally {
+      await notificationsReach(true)
+      await phone.context().close()
+    }
+  }, 150_000)
 })

@@ -128,16 +128,24 @@ export const layerUrl = (layer: DashboardLayer, city: string, part: 'features' |
   return `/api/layers/${encodeURIComponent(layer.id)}/${part}${query.size ? `?${query}` : ''}`
 }
 
-async function readJsonTagged<T extends object>(url: string, signal?: AbortSignal, ...required: (keyof T)[]): Promise<{ body: T; etag: string | null }> {
+/**
+ * A JSON answer, its ETag, and whether the server answered from a copy past its refresh period while
+ * it reads the broker again (`X-Data-State: stale`): then the change is there a moment later.
+ */
+async function readJsonTagged<T extends object>(
+  url: string,
+  signal?: AbortSignal,
+  ...required: (keyof T)[]
+): Promise<{ body: T; etag: string | null; refreshing: boolean }> {
   // no-cache: the browser revalidates with the ETag it holds; an unchanged layer is a 304.
   const response = await fetch(url, { cache: 'no-cache', signal })
   const body = (await response.json()) as Partial<T> & { error?: string }
   if (!response.ok || required.some((name) => !body[name])) throw new Error(body.error ?? `The server answered ${response.status}`)
-  return { body: body as T, etag: response.headers.get('etag') }
+  return { body: body as T, etag: response.headers.get('etag'), refreshing: response.headers.get('x-data-state') === 'stale' }
 }
 
-const readJson = async <T extends object>(url: string, signal?: AbortSignal, ...required: (keyof T)[]): Promise<T> =>
-  (await readJsonTagged<T>(url, signal, ...required)).body
+/** How long after an answer from a copy past its period the layer is read again (the server's own read of the broker is done by then). */
+const REREAD_AFTER_MS = 2_000
 
 const readFeatures = (url: string, signal?: AbortSignal) => readJsonTagged<{ features: Feature[]; meta: LayerMeta }>(url, signal, 'features', 'meta')
 
@@ -211,6 +219,8 @@ function useLayerStore(data: DashboardData) {
   // The (layer, city) keys with a request on its way, and those asked for again meanwhile.
   const inFlight = useRef(new Set<string>())
   const askedAgain = useRef(new Set<string>())
+  // The (layer, city) keys whose next read is the quick one after a copy past its period.
+  const rereadSoon = useRef(new Set<string>())
   // The ETag of the features each (layer, city) shows, as fetched.
   const shownTags = useRef(new Map<string, string | null>())
   const controller = useRef<AbortController | null>(null)
@@ -260,6 +270,7 @@ function useLayerStore(data: DashboardData) {
           return
         }
         inFlight.current.add(key)
+        let refreshing = false
         try {
           // A layer over the threshold is never fetched whole: the server's preview of its current
           // version (first rows, alerts, KPI figures) stands in for it, and says how large it is.
@@ -268,14 +279,16 @@ function useLayerStore(data: DashboardData) {
           const knownSize = known && hasWholeSet(known) ? known.features.length : known?.preview?.total
           const served =
             knownSize === undefined || knownSize > data.tileThreshold
-              ? await readJson<{ meta: LayerMeta; preview: LayerPreview }>(layerUrl(layer, city, 'preview', previewSearch), signal, 'meta', 'preview')
+              ? await readJsonTagged<{ meta: LayerMeta; preview: LayerPreview }>(layerUrl(layer, city, 'preview', previewSearch), signal, 'meta', 'preview')
               : undefined
-          if (served && served.preview.total > data.tileThreshold) {
-            const { meta } = served
-            const preview = readersPreview(served.preview, { ...reader, units: meta.units })
+          if (served && served.body.preview.total > data.tileThreshold) {
+            refreshing = served.refreshing
+            const { meta } = served.body
+            const preview = readersPreview(served.body.preview, { ...reader, units: meta.units })
             setStates((all) => ({ ...all, [key]: { features: [], meta, status: 'ready', preview, tiles: tilesOf(meta), live: all[key]?.live } }))
           } else {
-            const { body, etag } = await readFeatures(layerUrl(layer, city, 'features'), signal)
+            const { body, etag, refreshing: behind } = await readFeatures(layerUrl(layer, city, 'features'), signal)
+            refreshing = behind
             const shown = latest.current[key]
             // The same version as shown (a 304 to the browser's revalidation): the state, and the map,
             // tables and open popup drawn from it, stay as they are.
@@ -299,7 +312,12 @@ function useLayerStore(data: DashboardData) {
         }
         if (signal.aborted) return
         if (askedAgain.current.delete(key)) return refresh(true)
-        loops.current.set(key, setTimeout(() => void refresh(), layer.refreshSeconds * 1000))
+        // Served a copy past its period, the change the server is reading now would wait one more
+        // period: ask once more shortly (not again after that, so a slow broker is not asked in a loop).
+        const soon = refreshing && !rereadSoon.current.has(key)
+        if (soon) rereadSoon.current.add(key)
+        else rereadSoon.current.delete(key)
+        loops.current.set(key, setTimeout(() => void refresh(), soon ? REREAD_AFTER_MS : layer.refreshSeconds * 1000))
       }
       refreshers.current.set(key, refresh)
       loops.current.set(key, undefined)
