@@ -3,6 +3,8 @@
  * in the same time whatever the address's state (no timing oracle), against the production build
  * with a real SMTP server (demo/mail/smtp.ts) and the server's own mail queue running:
  *
+ *   - POST /api/users/login with a wrong password for an address with an account, and one without;
+ *   - POST /api/users (sign-up) with an address that has an account, and a new one;
  *   - POST /api/users/forgot-password for an address with an account, and one without;
  *   - POST /api/alerts/subscribe for a new address, a pending one and a confirmed one.
  *
@@ -83,6 +85,10 @@ async function main() {
       await smtp.waitForMail((candidate) => candidate.envelopeTo.includes(`pending-${perState - 1}@bench.example`), 120_000)
 
       const states = {
+        'sign-in: account': (index: number) => ['/api/users/login', { email: `known-${index}@bench.example`, password: 'Not-the-password-2026' }],
+        'sign-in: no account': (index: number) => ['/api/users/login', { email: `nobody-${index}@bench.example`, password: 'Not-the-password-2026' }],
+        'sign-up: account': (index: number) => ['/api/users', { email: `known-${index}@bench.example`, password: 'Another-passphrase-2026' }],
+        'sign-up: new address': (index: number) => ['/api/users', { email: `newcomer-${index}@bench.example`, password: 'Another-passphrase-2026' }],
         'reset: account': (index: number) => ['/api/users/forgot-password', { email: `known-${index}@bench.example` }],
         'reset: no account': (index: number) => ['/api/users/forgot-password', { email: `nobody-${index}@bench.example` }],
         'alerts: new address': (index: number) => ['/api/alerts/subscribe', signUp(`new-${index}@bench.example`)],
@@ -97,7 +103,7 @@ async function main() {
         for (const name of order) {
           const [route, body] = states[name](index)
           const answer = await timedPost(`${baseUrl}${route}`, body)
-          const expected = route.includes('alerts') ? 202 : 200
+          const expected = route.includes('alerts') || route === '/api/users' ? 202 : route.endsWith('/login') ? 401 : 200
           if (answer.status !== expected) throw new BenchError(`${name}: HTTP ${answer.status}, expected ${expected}`)
           if (index >= settings.warmup) times[name].push(answer.ms)
         }

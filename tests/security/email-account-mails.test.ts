@@ -207,7 +207,7 @@ describe.each(engines)('V2 account verification by email (%s, production build, 
   async function signUp(extra: Record<string, unknown> = {}) {
     const email = `newcomer-${++accounts}-${engine}@example.org`
     const response = await post('/api/users', { email, password: PASSWORD, name: 'Newcomer', ...extra })
-    expect(response.status, await response.clone().text()).toBe(201)
+    expect(response.status, await response.clone().text()).toBe(202)
     const mail = await mailing.smtp.waitForMail((candidate) => candidate.envelopeTo.includes(email), 30_000)
     const link = linksOf(mail).find((url) => url.includes('/account/verify?'))!
     expect(link.startsWith(`${mailing.server.baseUrl}/account/verify?t=`)).toBe(true)
@@ -257,6 +257,21 @@ describe.each(engines)('V2 account verification by email (%s, production build, 
 
     expect(await expectRefusal(await post(`/api/users/verify/${pending.token}`, {}), 403)).not.toMatch(/verified/i)
     expect((await signIn(pending.email)).status).toBe(403)
+  })
+
+  it('answers a sign-up with a taken address as any other, and mails its owner, not a verification link', async () => {
+    const taken = await signUp()
+    await verify(taken.token)
+    const again = await post('/api/users', { email: taken.email.toUpperCase(), password: 'Another-passphrase-2026', name: 'Intruder' })
+    const fresh = await post('/api/users', { email: `fresh-${++accounts}-${engine}@example.org`, password: PASSWORD, name: 'Newcomer' })
+    expect({ status: again.status, body: await again.text() }).toEqual({ status: fresh.status, body: await fresh.text() })
+    // In the site's default language (es).
+    const tried = /tried to sign up|intentado registrarse|tentou registar-se/
+    const notice = await mailing.smtp.waitForMail((candidate) => candidate.envelopeTo.includes(taken.email) && tried.test(candidate.subject ?? ''), 30_000)
+    expect(notice.text).toMatch(/already has one\. Nothing changed|que ya tiene una\. No ha cambiado nada|que já tem uma\. Nada mudou/)
+    expect(linksOf(notice).some((url) => url.includes('/account/verify'))).toBe(false)
+    // The owner's password is the one they chose.
+    expect((await signIn(taken.email)).status).toBe(200)
   })
 
   it('lets no sign-up mark itself verified', async () => {

@@ -4,20 +4,15 @@ import { adminFieldAccess, adminOrSelf, isAdmin, ROLES, userIsAdmin } from '@/ac
 import { env } from '@/env'
 
 import { assignRole } from './hooks/assignRole'
-import { guardAuthOperations, refundSuccessfulSignIn } from './hooks/guardAuthOperations'
+import { guardAuthOperations, refundSuccessfulSignIn, signUpOpen } from './hooks/guardAuthOperations'
 import { guardPasswordChange } from './hooks/guardPasswordChange'
+import { signUpEndpoint } from './hooks/signUp'
 import { forgotPasswordEndpoint, guardPasswordReset, RESET_LINK_MINUTES } from './hooks/passwordReset'
 import { hideSessions, withoutSessionToken } from './hooks/hideSessions'
 import { noticeRecoveryChanges } from './recoveryNotices'
 import { keepVerificationToAdmins, startVerification, verifyOnPasswordReset, withoutPayloadVerificationMail } from './verification'
 
-/** Sign-up is open for the very first account, for admins, and for everyone while ALLOW_SIGNUP is on. */
-const canCreateAccount: Access = async ({ req }) => {
-  if (userIsAdmin(req.user)) return true
-  if (env().ALLOW_SIGNUP) return true
-  const { totalDocs } = await req.payload.count({ collection: 'users', overrideAccess: true, req })
-  return totalDocs === 0
-}
+const canCreateAccount: Access = async ({ req }) => userIsAdmin(req.user) || signUpOpen(req)
 
 export const Users: CollectionConfig = {
   slug: 'users',
@@ -37,7 +32,7 @@ export const Users: CollectionConfig = {
     // A new account proves its address before it signs in; the link and its mail are ours (./verification.ts).
     verify: true,
   },
-  endpoints: [forgotPasswordEndpoint],
+  endpoints: [forgotPasswordEndpoint, signUpEndpoint],
   access: {
     admin: ({ req }) => Boolean(req.user),
     create: canCreateAccount,

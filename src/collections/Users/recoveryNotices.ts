@@ -20,6 +20,8 @@ type NoticeText = {
   passwordChangedSubject: (siteName: string) => string
   passwordChanged: (email: string, siteName: string) => string
   notYou: string
+  signUpTakenSubject: (siteName: string) => string
+  signUpTaken: (email: string, siteName: string) => string
 }
 
 const TEXT: Record<Locale, NoticeText> = {
@@ -30,6 +32,9 @@ const TEXT: Record<Locale, NoticeText> = {
     passwordChangedSubject: (siteName) => `The password of your account on ${siteName} was changed`,
     passwordChanged: (email, siteName) => `The password of the account ${email} on ${siteName} was changed.`,
     notYou: 'If you did not do this, tell an administrator of the site at once: someone else may be using your account.',
+    signUpTakenSubject: (siteName) => `Someone tried to sign up on ${siteName} with your address`,
+    signUpTaken: (email, siteName) =>
+      `Someone tried to create an account on ${siteName} with ${email}, which already has one. Nothing changed. If it was you, sign in, or ask for a password reset on the sign-in page. If it was not, you can ignore this mail.`,
   },
   es: {
     emailChangedSubject: (siteName) => `Se ha cambiado la dirección de correo de su cuenta en ${siteName}`,
@@ -38,6 +43,9 @@ const TEXT: Record<Locale, NoticeText> = {
     passwordChangedSubject: (siteName) => `Se ha cambiado la contraseña de su cuenta en ${siteName}`,
     passwordChanged: (email, siteName) => `Se ha cambiado la contraseña de la cuenta ${email} en ${siteName}.`,
     notYou: 'Si no ha sido usted, avise de inmediato a un administrador del sitio: otra persona puede estar usando su cuenta.',
+    signUpTakenSubject: (siteName) => `Alguien ha intentado registrarse en ${siteName} con su dirección`,
+    signUpTaken: (email, siteName) =>
+      `Alguien ha intentado crear una cuenta en ${siteName} con ${email}, que ya tiene una. No ha cambiado nada. Si ha sido usted, inicie sesión o pida restablecer la contraseña en la página de inicio de sesión. Si no, puede ignorar este correo.`,
   },
   pt: {
     emailChangedSubject: (siteName) => `O endereço de correio da sua conta em ${siteName} foi alterado`,
@@ -46,6 +54,9 @@ const TEXT: Record<Locale, NoticeText> = {
     passwordChangedSubject: (siteName) => `A palavra-passe da sua conta em ${siteName} foi alterada`,
     passwordChanged: (email, siteName) => `A palavra-passe da conta ${email} em ${siteName} foi alterada.`,
     notYou: 'Se não foi você, avise de imediato um administrador do site: outra pessoa pode estar a usar a sua conta.',
+    signUpTakenSubject: (siteName) => `Alguém tentou registar-se em ${siteName} com o seu endereço`,
+    signUpTaken: (email, siteName) =>
+      `Alguém tentou criar uma conta em ${siteName} com ${email}, que já tem uma. Nada mudou. Se foi você, inicie sessão ou peça a reposição da palavra-passe na página de início de sessão. Se não foi, pode ignorar este correio.`,
   },
 }
 
@@ -88,4 +99,10 @@ export const noticeRecoveryChanges: CollectionAfterChangeHook<User> = async ({ d
     )
   }
   return doc
+}
+
+/** The mail to the owner of an address someone tried to sign up with (signUp.ts): the try is seen, and nothing is said to the one who tried. */
+export function takenAddressNotice(email: string, siteName: string) {
+  const text = TEXT[DEFAULT_LOCALE]
+  return { to: email, subject: text.signUpTakenSubject(siteName), blocks: [text.signUpTaken(email, siteName)] }
 }

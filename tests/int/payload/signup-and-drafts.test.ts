@@ -43,9 +43,9 @@ describe('sign-up and roles', () => {
     const first = await post('/api/users/first-register', { email: 'first@example.org', password: PASSWORD })
     expect(first.status, await first.clone().text()).toBeLessThan(300)
     const second = await post('/api/users', { email: 'second@example.org', password: PASSWORD })
-    expect(second.status).toBe(201)
+    expect(second.status).toBe(202)
     const third = await post('/api/users', { email: 'third@example.org', password: PASSWORD, role: 'admin' })
-    expect(third.status).toBe(201)
+    expect(third.status).toBe(202)
 
     const roles = async (email: string) =>
       (await payload.find({ collection: 'users', where: { email: { equals: email } } })).docs[0]?.role

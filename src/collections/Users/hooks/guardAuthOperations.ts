@@ -9,13 +9,29 @@ import { Refusal } from '@/hooks/refusal'
 import { passwordProblem } from '../password'
 import { accountAndClientKey, isCrossSite, signInLimiters, spendPasswordCheck } from './signInGuard'
 
-/** One answer whatever the reason, so refusals never tell which accounts exist. */
-export const SIGN_UP_REFUSED = 'This account could not be created. If it is yours, sign in or reset its password.'
+/** Sign-up closed: the one answer whatever the address, so it never tells which accounts exist. */
+export const SIGN_UP_REFUSED = 'Sign-up is closed on this site: its administrators create the accounts.'
+export const SIGN_UP_OVER_REST = 'Sign up with POST /api/users'
+
+/** A sign-up with an address that has an account: caught by the sign-up route (./signUp.ts), which answers it as any other. */
+export class AddressTaken extends Error {
+  constructor(readonly email: string) {
+    super('The address has an account')
+    this.name = 'AddressTaken'
+  }
+}
 export const TOO_MANY_ATTEMPTS = 'Too many attempts; try again later'
 
 const ORIGIN_CHECKED = new Set(['login', 'create', 'forgotPassword', 'resetPassword'])
 
 const emailOf = (data: unknown) => (typeof (data as { email?: unknown })?.email === 'string' ? (data as { email: string }).email.trim().toLowerCase() : '')
+
+/** Sign-up is open for the very first account and for everyone while ALLOW_SIGNUP is on (admins may always create accounts). */
+export async function signUpOpen(req: PayloadRequest): Promise<boolean> {
+  if (env().ALLOW_SIGNUP) return true
+  const { totalDocs } = await req.payload.count({ collection: 'users', overrideAccess: true, req })
+  return totalDocs === 0
+}
 
 /** The email of the account a password-reset token belongs to, so the new password can be checked against it. */
 async function emailOfResetToken(req: PayloadRequest, token: unknown): Promise<unknown> {
@@ -30,7 +46,9 @@ async function emailOfResetToken(req: PayloadRequest, token: unknown): Promise<u
  * - browsers on other sites may not sign anyone in or up (login CSRF) — 403;
  * - failed sign-ins and anonymous sign-ups spend per-client budgets (signInGuard) — 429;
  * - a new password must pass `passwordProblem` — 400, for every caller, trusted server code included;
- * - an anonymous sign-up with a taken email gets the same answer as any other refused sign-up;
+ * - a sign-up by anyone but an admin goes through POST /api/users (GraphQL's is refused); while
+ *   sign-up is closed it is refused before any lookup; with a taken email it costs a password hash
+ *   and throws AddressTaken, which that route answers as a new account (./signUp.ts);
  * - a sign-in for an unknown account costs what a wrong password costs (spendPasswordCheck).
  */
 export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
@@ -64,11 +82,19 @@ export const guardAuthOperations: CollectionBeforeOperationHook = async ({ args,
   }
 
   if (operation === 'create' && !userIsAdmin(req.user)) {
+    // GraphQL's answer is the new account: only the REST route can answer a taken address as a new one.
+    if (req.payloadAPI === 'GraphQL') throw new Refusal(SIGN_UP_OVER_REST, 403)
     if (!(await limiters.signUpsPerClient.consume(client)).allowed) throw new Refusal(TOO_MANY_ATTEMPTS, 429)
+    // Before any lookup: Payload's own 403 would come only for addresses without an account.
+    if (!(await signUpOpen(req))) throw new Refusal(SIGN_UP_REFUSED, 403)
     const email = emailOf(data)
     if (email) {
       const { totalDocs } = await req.payload.count({ collection: 'users', where: { email: { equals: email } }, overrideAccess: true, req })
-      if (totalDocs > 0) throw new Refusal(SIGN_UP_REFUSED)
+      if (totalDocs > 0) {
+        // A new account's password is hashed: a taken address costs the same.
+        await spendPasswordCheck(typeof password === 'string' ? password : '')
+        throw new AddressTaken(email)
+      }
     }
   }
   return args
