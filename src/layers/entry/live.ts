@@ -22,7 +22,7 @@ import { errorResponse, HttpError } from '@/server/errors'
 import { toRequest } from '@/server/pagesRoute'
 import { callerOf } from '@/server/rateLimit'
 import { liveLayers } from '@/server/services'
-import { payloadClient } from '@/site/payload'
+import { payloadClient, signedInUser } from '@/site/payload'
 
 import { parseSearch, readableLayer } from './reply'
 import { findLayer } from './records'
@@ -355,7 +355,7 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
 /** Whether the stream's session still belongs to a member (signed out or demoted: it does not). */
 async function stillMember(headers: Headers): Promise<boolean> {
   try {
-    const { user } = await (await payloadClient()).auth({ headers })
+    const user = await signedInUser(headers)
     return canReadLayer({ public: false }, layerReaderOf(user))
   } catch {
     return false

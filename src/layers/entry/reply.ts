@@ -13,7 +13,7 @@ import { clientHasCurrent } from '@/server/conditional'
 import { HttpError } from '@/server/errors'
 import type { BufferReply } from '@/server/pagesRoute'
 import type { MapLayer } from '@/payload-types'
-import { payloadClient } from '@/site/payload'
+import { signedInUser } from '@/site/payload'
 
 import { findLayer } from './records'
 import { routeTenant } from './tenant'
@@ -39,9 +39,8 @@ export function parseSearch<Schema extends z.ZodType>(url: URL, schema: Schema, 
 export async function readableLayer(request: Request, rawId: string, city: string | undefined): Promise<{ layer: MapLayer; tenant?: string }> {
   const id = layerId.parse(rawId)
   const layer = await findLayer(id)
-  // Everyone may read a public layer: no need to authenticate (payload.auth also works out the
-  // caller's permissions on every collection, the largest cost of a cached answer).
-  const reader = layer && !layer.public ? layerReaderOf((await (await payloadClient()).auth({ headers: request.headers })).user) : 'public'
+  // Everyone may read a public layer: no need to authenticate (the largest cost of a cached answer).
+  const reader = layer && !layer.public ? layerReaderOf(await signedInUser(request.headers)) : 'public'
   if (!layer || !canReadLayer(layer, reader)) throw new HttpError(404, 'No such map layer')
   return { layer, tenant: await routeTenant(layer, city) }
 }

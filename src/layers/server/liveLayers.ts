@@ -198,13 +198,15 @@ export class LiveLayers {
   }
 
   /**
-   * Asks the broker whether it answers, on one replica per period (a lock held for it). When it
+   * Asks the broker whether it answers, on one or two replicas per period (a lock held half of it). When it
    * stops, every page is told at once (each layer polling, "broker down since"), not at the next
    * check; when it answers again, the subscriptions are renewed and read back (a restarted broker
    * may have lost or paused them) and every page is told its layer's mode.
    */
   async probe(periodMs: number, timeoutMs: number): Promise<boolean> {
-    const lock = await this.options.lock('live-probe', Math.max(500, periodMs - 500))
+    // Held half a period: a tick whose lock came late (a busy event loop) must not make the next
+    // tick skip its probe, which would double the time pages wait to hear the broker died.
+    const lock = await this.options.lock('live-probe', Math.max(500, periodMs / 2))
     if (!lock) return false
     const { downSince, changed } = await this.options.subscriptions.probe(timeoutMs)
     if (!changed) return true

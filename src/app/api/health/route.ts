@@ -8,7 +8,7 @@ import { liveHealth } from '@/layers/entry/live'
 import { brokerClient } from '@/server/services'
 import { withErrorHandling } from '@/server/errors'
 import { isReady } from '@/server/warmUp'
-import { payloadClient } from '@/site/payload'
+import { payloadClient, signedInUser } from '@/site/payload'
 import { APP_VERSION } from '@/version'
 
 export const dynamic = 'force-dynamic'
@@ -69,7 +69,7 @@ export const GET = withErrorHandling(async (request: Request) => {
   const checked = await checkHealth()
   const ready = isReady()
   const report = ready ? checked : { ...checked, status: 'starting' as const }
-  const { user } = await (await payloadClient()).auth({ headers: request.headers })
+  const user = await signedInUser(request.headers)
   const member = userIsMember(user)
   // Which layers get changes pushed and which poll (docs/live-updates.md); counts only, and why to members.
   const live = await liveHealth({ withReasons: member }).catch(() => undefined)

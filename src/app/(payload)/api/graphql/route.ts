@@ -4,9 +4,9 @@ import { GRAPHQL_POST, REST_OPTIONS } from '@payloadcms/next/routes'
 
 import { withBodyLimit } from '@/server/payloadBodyLimit'
 import { withGraphqlDocumentLimits } from '@/server/graphqlLimits'
-import { payloadClient } from '@/site/payload'
+import { signedInUser } from '@/site/payload'
 
-const isMember = async (headers: Headers) => Boolean((await (await payloadClient()).auth({ headers })).user)
+const isMember = async (headers: Headers) => Boolean(await signedInUser(headers))
 
 export const POST = withBodyLimit(withGraphqlDocumentLimits(GRAPHQL_POST(config), isMember))
 export const OPTIONS = REST_OPTIONS(config)
