@@ -7,6 +7,7 @@ import { DEFAULT_LOCALE } from '@/i18n/locales'
 import { cityOfRead } from '@/layers/shared/city'
 import { alertInLanguage } from '@/layers/shared/alertTexts'
 import { featuresInLanguage } from '@/layers/shared/languages'
+import { applyChange, type LiveChange, type LiveModeChange, type LiveTilesChange } from '@/layers/shared/liveEvents'
 import { createPresentation, DEFAULT_TIME_ZONE, type Presentation } from '@/layers/shared/presentation'
 import { ALERT_PREVIEW_LIMIT, type LayerPreview, snapshotKey, statisticKey } from '@/layers/shared/preview'
 import type { SortDirection } from '@/layers/shared/sorting'
@@ -348,18 +349,11 @@ function useLayerStore(data: DashboardData) {
   return { states, subscribe }
 }
 
-/** What a `change` event carries (src/layers/entry/live.ts). */
-type LiveChange = { layer: string; version: number; at: string; upserted: Feature[]; removed: string[] }
-
-/** The layer state with a pushed change applied: features replaced, added or removed, "data as of" moved on. */
-function applyChange(state: LayerState, change: LiveChange): LayerState {
+/** The layer state with a pushed change applied (src/layers/shared/liveEvents.ts): features replaced, added or removed, "data as of" moved on. */
+function withChange(state: LayerState, change: LiveChange): LayerState {
   const live = { mode: 'live' as const, lastChangeAt: change.at }
   if (!hasWholeSet(state)) return { ...state, live }
-  const replaced = new Map(change.upserted.map((feature) => [String(feature.id), feature]))
-  const removed = new Set(change.removed)
-  const features = state.features.filter((feature) => !removed.has(String(feature.id))).map((feature) => replaced.get(String(feature.id)) ?? feature)
-  const known = new Set(state.features.map((feature) => String(feature.id)))
-  features.push(...change.upserted.filter((feature) => !known.has(String(feature.id))))
+  const features = applyChange(state.features, change)
   const meta = state.meta && { ...state.meta, count: features.length, fetchedAt: change.at, stale: false }
   return { ...state, features, meta, live }
 }
@@ -389,7 +383,7 @@ function useLiveUpdates(
       const [city, layerList] = stream.split('|') as [string, string]
       const layerIds = layerList.split(',')
       const keyOf = (layerId: string) => snapshotKey(layerId, city)
-      type Mode = { mode: 'live' | 'polling'; brokerDownSince?: string }
+      type Mode = Omit<LiveModeChange, 'layer'>
       /** What the server said of a layer; a lost stream (`kept`) keeps the last word on the broker. */
       const setMode = (layerId: string, { mode, brokerDownSince }: Mode, kept = false) =>
         setStates((all) => {
@@ -415,17 +409,17 @@ function useLiveUpdates(
         const key = keyOf(change.layer)
         const state = latest.current[key]
         const readers = { ...change, upserted: forReader(key, change.upserted) }
-        setStates((all) => (all[key] ? { ...all, [key]: applyChange(all[key]!, readers) } : all))
+        setStates((all) => (all[key] ? { ...all, [key]: withChange(all[key]!, readers) } : all))
         // A layer not held whole (a preview, or drawn from tiles) fetches its new version.
         if (state && !hasWholeSet(state)) refetch(key)
       })
       source.addEventListener('tiles', (event) => {
-        const { layer, at } = data<{ layer: string; at: string }>(event)
+        const { layer, at } = data<LiveTilesChange>(event)
         setStates((all) => (all[keyOf(layer)] ? { ...all, [keyOf(layer)]: { ...all[keyOf(layer)]!, live: { mode: 'live', lastChangeAt: at } } } : all))
         refetch(keyOf(layer))
       })
       source.addEventListener('mode', (event) => {
-        const { layer, ...mode } = data<Mode & { layer: string }>(event)
+        const { layer, ...mode } = data<LiveModeChange>(event)
         const wasPolling = latest.current[keyOf(layer)]?.live?.mode !== 'live'
         setMode(layer, mode)
         // Polling starts now; back on live, what changed meanwhile (the broker was away) is fetched once.

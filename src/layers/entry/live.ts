@@ -11,7 +11,8 @@ import { z } from 'zod'
 
 import { canReadLayer, layerReaderOf } from '@/access'
 import { env } from '@/env'
-import { channelOf, type BusMessage, type LiveEvent, type LiveModeEvent } from '@/layers/server/live'
+import { channelOf, type BusMessage } from '@/layers/server/live'
+import { changeOf, type LiveEvent, modeChangeOf, tilesChangeOf } from '@/layers/shared/liveEvents'
 import type { LiveLayers } from '@/layers/server/liveLayers'
 import { liveTargets, type LiveTarget } from '@/layers/server/liveSubscriptions'
 import { notificationSchema } from '@/ngsi'
@@ -138,9 +139,6 @@ function parseLastEventId(header: string | string[] | undefined): Map<string, nu
 
 const eventId = (versions: Map<string, number>) => [...versions].map(([layer, version]) => `${layer}.${version}`).join('_')
 
-/** The change as a page needs it: only the layer's attributes were ever in the features. */
-const changeData = (event: LiveEvent) => ({ layer: event.layerId, version: event.version, at: event.at, upserted: event.upserted, removed: event.removed })
-
 /**
  * An event's `data:` bytes, made once however many streams send them: a 100-entity change is
  * ~20 kB, and 10,000 streams each serialising (and holding) their own copy took the process down.
@@ -150,16 +148,13 @@ function eventBytes(event: LiveEvent, kind: 'change' | 'tiles'): Buffer {
   let known = encoded.get(event)
   if (!known) {
     known = {
-      change: Buffer.from(`event: change\ndata: ${JSON.stringify(changeData(event))}\n\n`),
-      tiles: Buffer.from(`event: tiles\ndata: ${JSON.stringify({ layer: event.layerId, version: event.version, at: event.at })}\n\n`),
+      change: Buffer.from(`event: change\ndata: ${JSON.stringify(changeOf(event))}\n\n`),
+      tiles: Buffer.from(`event: tiles\ndata: ${JSON.stringify(tilesChangeOf(event))}\n\n`),
     }
     encoded.set(event, known)
   }
   return known[kind]
 }
-
-/** A `mode` event's data: live or polling, and since when the broker has not answered (pages label their data stale). */
-const modeData = (layer: string, { mode, brokerDownSince }: Pick<LiveModeEvent, 'mode' | 'brokerDownSince'>) => ({ layer, mode, ...(brokerDownSince && { brokerDownSince }) })
 
 function refuse(res: ServerResponse, status: number, error: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers })
@@ -278,7 +273,7 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
     const channel = channelOf(message.event.layerId, message.event.tenant)
     const layerId = layerOf.get(channel)
     if (!layerId) return
-    if (message.kind === 'mode') return send('mode', modeData(layerId, message.event))
+    if (message.kind === 'mode') return send('mode', modeChangeOf(layerId, message.event))
     if (message.event.version <= (versions.get(layerId) ?? 0)) return
     if (behindSince === undefined) return catchUp(channel, layerId)
     // A client that does not read is dropped, not waited for without end.

@@ -3,28 +3,7 @@
 // REDIS_URL, else in-process) and handed by every replica to its open streams. A short window of
 // recent events per (layer, city) lets a reconnecting page resume instead of refetching.
 
-import type { Feature } from '@/ngsi'
-
-export interface LiveEvent {
-  layerId: string
-  tenant: string
-  version: number
-  upserted: Feature[]
-  removed: string[]
-  /** The layer is drawn from tiles (large): the page refetches tiles of the new version. */
-  tiles: boolean
-  /** When the change was applied (ISO): the page's "last change" time. */
-  at: string
-}
-
-/** A layer put on polling or back on live, so pages can say which. */
-export interface LiveModeEvent {
-  layerId: string
-  tenant: string
-  mode: 'live' | 'polling'
-  /** Set while the broker does not answer (ISO, since when): pages label what they hold as stale. */
-  brokerDownSince?: string
-}
+import { type LiveEvent, type LiveModeEvent, mergeEvents } from '../shared/liveEvents'
 
 export type BusMessage = { kind: 'change'; event: LiveEvent } | { kind: 'mode'; event: LiveModeEvent }
 
@@ -38,32 +17,6 @@ export interface LiveBus {
 }
 
 export const channelOf = (layerId: string | number, tenant: string) => `${layerId}:${tenant}`
-
-/**
- * Consecutive events of one channel as one: each feature as last upserted, each id last removed
- * (an id upserted then removed is only removed, and the other way round), the last version and
- * time. Tiled if any of them was: a page refetches a tiled layer's new version whole.
- */
-export function mergeEvents(events: LiveEvent[]): LiveEvent {
-  const last = events.at(-1)
-  if (!last) throw new Error('mergeEvents: no events')
-  if (events.length === 1) return last
-  const upserted = new Map<string, Feature>()
-  const removed = new Set<string>()
-  for (const event of events) {
-    for (const feature of event.upserted) {
-      const id = String(feature.id)
-      removed.delete(id)
-      // Map order: a feature upserted again stays where it first came, as the page appends new ones.
-      upserted.set(id, feature)
-    }
-    for (const id of event.removed) {
-      upserted.delete(id)
-      removed.add(id)
-    }
-  }
-  return { ...last, upserted: [...upserted.values()], removed: [...removed], tiles: events.some((event) => event.tiles) }
-}
 
 /** What a stream at some version of a channel still needs: nothing, one (merged) event, or a refetch. */
 export type Catchup = { kind: 'none' } | { kind: 'change'; event: LiveEvent } | { kind: 'reset'; version: number }

@@ -5,9 +5,11 @@
 import type { CacheLock } from '@/cache'
 import { type Feature, featureProperties, NOTIFICATION_CLOCK_SKEW_MS, type NormalizedEntity, notifiedChanges, type NotificationBody, toFeature } from '@/ngsi'
 
+import type { LiveEvent } from '../shared/liveEvents'
+
 import { withAlert } from './body'
 import type { LayerFeatureService, LayerSpec } from './features'
-import { channelOf, type LiveEvent, type LiveHub } from './live'
+import { channelOf, type LiveHub } from './live'
 import { type DeliveryEvidence, type LiveRecord, LiveSubscriptions, type LiveTarget } from './liveSubscriptions'
 
 /** Why a layer polls although its broker reports no failed notification. */

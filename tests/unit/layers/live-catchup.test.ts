@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { type BusMessage, LiveHub, type LiveEvent, localBus, mergeEvents } from '@/layers/server/live'
+import { type BusMessage, LiveHub, localBus } from '@/layers/server/live'
+import { type LiveEvent, mergeEvents } from '@/layers/shared/liveEvents'
 import type { Feature } from '@/ngsi'
 
 // A stream whose client fell behind gets the changes it missed as one event: merged in order,
