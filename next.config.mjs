@@ -59,7 +59,7 @@ const nextConfig = {
 // Catalogues compiled when built: the browser gets no message parser, and formatting a message no
 // longer starts by parsing it.
 const withNextIntl = createNextIntlPlugin({
-  requestConfig: './src/i18n/request.ts',
+  requestConfig: './src/site/i18nRequest.ts',
   experimental: { messages: { path: './src/i18n/messages', format: 'json', locales: LOCALES, precompile: true } },
 })
 

@@ -11,7 +11,7 @@ import {
 import { Refusal } from '@/hooks/refusal'
 
 import type { QueryableCollection, QuerySchema } from './queryTargets'
-import { MAX_ANONYMOUS_LIMIT, MAX_DEPTH, MAX_LIMIT } from './queryCaps'
+import { MAX_ANONYMOUS_LIMIT, MAX_DEPTH, MAX_LIMIT } from '@/server/queryCaps'
 import { containsNul, MAX_NUMERIC_ID, whereProblem } from './whereQuery'
 
 const MAX_PAGE = 1_000_000

@@ -1,7 +1,7 @@
 import 'server-only'
 
 import { env } from '@/env'
-import { DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH as MAX_DEPTHS, MAX_LIMIT } from '@/hooks/queryCaps'
+import { DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH as MAX_DEPTHS, MAX_LIMIT } from './queryCaps'
 
 import { errorResponse } from './errors'
 import { enforceRateLimit, type LimitPolicy } from './rateLimit'

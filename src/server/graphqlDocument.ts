@@ -2,7 +2,7 @@ import 'server-only'
 
 import { GraphQLError, Kind, parse, type DefinitionNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql'
 
-import { DEFAULT_LIMIT, MAX_GRAPHQL_COST, MAX_LIMIT } from '@/hooks/queryCaps'
+import { DEFAULT_LIMIT, MAX_GRAPHQL_COST, MAX_LIMIT } from './queryCaps'
 
 /**
  * What a GraphQL document may hold before graphql-js validates it. Validation is not linear in the

@@ -1,6 +1,6 @@
 import 'server-only'
 
-import { MAX_GRAPHQL_COST } from '@/hooks/queryCaps'
+import { MAX_GRAPHQL_COST } from './queryCaps'
 
 import { apiReads } from './apiReads'
 import { HttpError, errorResponse } from './errors'

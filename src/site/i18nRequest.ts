@@ -1,13 +1,13 @@
 import { hasLocale } from 'next-intl'
 import { getRequestConfig } from 'next-intl/server'
 
-import { cachedGlobal } from '@/site/queries'
+import { DEFAULT_LOCALE, LOCALES } from '@/i18n/locales'
+import { messagesOf } from '@/i18n/messages'
+import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'
 
-import { DEFAULT_LOCALE, LOCALES } from './locales'
-import { messagesOf } from './messages'
-import { DEFAULT_TIME_ZONE } from './timeZone'
+import { cachedGlobal } from './queries'
 
-// next-intl's per-request configuration: the locale comes from the `[locale]` segment (set by
+// next-intl's per-request configuration (next.config.mjs `requestConfig`; here, not in src/i18n, as it reads the site's settings): the locale comes from the `[locale]` segment (set by
 // `setRequestLocale` in layouts and pages, so they stay static); dates the server writes (a post's,
 // an answer's) are in the time zone of the site's first city, its default.
 export default getRequestConfig(async ({ requestLocale }) => {
