@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 // Providers that ignore dots in the local part: j.doe@ and jdoe@ are one inbox.
 const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' }
 
@@ -17,3 +19,6 @@ export function inboxOf(email: string): string {
   const dotless = DOTLESS_DOMAINS[domain]
   return dotless ? `${local.replaceAll('.', '')}@${dotless}` : `${local}@${domain}`
 }
+
+/** An inbox as a budget key (per-inbox mail limits): hashed, so the counters hold no addresses. */
+export const inboxKey = (email: string) => createHash('sha256').update(inboxOf(email)).digest('hex').slice(0, 32)

@@ -4,7 +4,7 @@ import { draftMode, headers } from 'next/headers'
 import { cache } from 'react'
 
 import { userIsMember } from '@/access'
-import { payloadClient } from '@/site/payload'
+import { signedInUser } from '@/site/payload'
 
 /**
  * Whether this render may show drafts and non-public layer data. Next's draft-mode cookie is one
@@ -15,7 +15,5 @@ import { payloadClient } from '@/site/payload'
  */
 export const canSeeDrafts = cache(async (): Promise<boolean> => {
   if (!(await draftMode()).isEnabled) return false
-  const payload = await payloadClient()
-  const { user } = await payload.auth({ headers: await headers() })
-  return userIsMember(user)
+  return userIsMember(await signedInUser(await headers()))
 })

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto'
-
 import { addDataAndFileToRequest, type CollectionBeforeOperationHook, type Endpoint, type Payload } from 'payload'
 import { z } from 'zod'
 
 import { currentEmailSettings, type MailComposer, queueOutgoingMail, signedMail } from '@/email'
-import { inboxOf } from '@/email/inbox'
+import { inboxKey } from '@/email/inbox'
 import { env } from '@/env'
 import { Refusal } from '@/hooks/refusal'
 import type { User } from '@/payload-types'
@@ -36,9 +34,6 @@ export const TOO_MANY_RESETS = 'Too many password reset requests; try again late
 /** The deferred mail's kind (payload.config.ts gives the mail task `composePasswordReset` for it). */
 export const PASSWORD_RESET_MAIL = 'passwordReset'
 
-// Per inbox: victim+1@ and victim+2@ are one person's.
-const addressKey = (email: string) => createHash('sha256').update(inboxOf(email)).digest('hex').slice(0, 32)
-
 const resetRequestSchema = z.object({ email: z.string('Missing email.').trim().toLowerCase().min(1, 'Missing email.').max(254, 'The email has at most 254 characters') }, 'The body must be JSON {email}')
 
 /**
@@ -61,7 +56,7 @@ export const forgotPasswordEndpoint: Endpoint = {
     const { email } = parsed.data
     const perClient = await rateLimiter('reset:perClient', RESET_LIMITS.perClient).consume(callerOf(req.headers))
     if (!perClient.allowed) throw new Refusal(TOO_MANY_RESETS, 429)
-    const perAddress = await rateLimiter('reset:perAddress', RESET_LIMITS.perAddress).consume(addressKey(email))
+    const perAddress = await rateLimiter('reset:perAddress', RESET_LIMITS.perAddress).consume(inboxKey(email))
     if (!perAddress.allowed) throw new Refusal(TOO_MANY_RESETS, 429)
     await queueOutgoingMail(req.payload, { compose: PASSWORD_RESET_MAIL, input: { email } })
     return Response.json({ message: req.t('general:success') }, { headers: { 'Cache-Control': 'no-store' } })

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto'
-
 import { addDataAndFileToRequest, createOperation, type Endpoint, headersWithCors, parseParams, type PayloadRequest, type RequiredDataFromCollectionSlug } from 'payload'
 
 import { userIsAdmin } from '@/access'
 import { currentEmailSettings } from '@/email'
-import { inboxOf } from '@/email/inbox'
+import { inboxKey } from '@/email/inbox'
 import { queueMail } from '@/email/queue'
 import { Refusal } from '@/hooks/refusal'
 import { rateLimiter } from '@/server/services'
@@ -19,7 +17,6 @@ export const SIGN_UP_ACCEPTED_NO_EMAIL = 'Thank you. If this address can have an
 
 // The owner of a taken address is told of tries at most this often, whoever tries.
 const TAKEN_NOTICES_PER_INBOX = { points: 2, durationSeconds: 24 * 60 * 60 }
-const inboxKey = (email: string) => createHash('sha256').update(inboxOf(email)).digest('hex').slice(0, 32)
 
 /**
  * POST /api/users (a collection's own endpoints are matched before Payload's): a sign-up never says

@@ -4,16 +4,14 @@ import { redirect } from 'next/navigation'
 import { userIsMember } from '@/access'
 import { HttpError, withErrorHandling } from '@/server/errors'
 import { sameSitePath } from '@/site/paths'
-import { payloadClient } from '@/site/payload'
+import { signedInUser } from '@/site/payload'
 
 /** Turns on draft mode for signed-in members of the admin, then opens the page being edited. */
 export const GET = withErrorHandling(async (request: Request) => {
   // Only paths of this site: an open redirect would let anyone borrow our domain.
   const path = sameSitePath(new URL(request.url).searchParams.get('path') ?? '')
   if (!path) throw new HttpError(400, 'path must be a path of this site starting with /')
-  const payload = await payloadClient()
-  const { user } = await payload.auth({ headers: request.headers })
-  if (!userIsMember(user)) throw new HttpError(403, 'Sign in to the admin to preview drafts')
+  if (!userIsMember(await signedInUser(request.headers))) throw new HttpError(403, 'Sign in to the admin to preview drafts')
   ;(await draftMode()).enable()
   redirect(path)
 })

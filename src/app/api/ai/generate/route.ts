@@ -9,7 +9,7 @@ import { translationRequest } from '@/collections/AiDrafts/translation'
 import { rateLimitHeaders } from '@/rate-limit'
 import { rateLimiter } from '@/server/services'
 import { HttpError, withErrorHandling } from '@/server/errors'
-import { payloadClient } from '@/site/payload'
+import { payloadClient, signedInUser } from '@/site/payload'
 import { readJsonBody } from '@/server/body'
 
 export const dynamic = 'force-dynamic'
@@ -38,7 +38,7 @@ const userLimiter = () => rateLimiter('ai-generate', { points: 20, durationSecon
  */
 export const POST = withErrorHandling(async (request: Request) => {
   const payload = await payloadClient()
-  const { user } = await payload.auth({ headers: request.headers })
+  const user = await signedInUser(request.headers)
   if (!user) throw new HttpError(401, 'Sign in to use the AI helper')
   if (!userIsStaff(user)) throw new HttpError(403, 'Only editors and admins can use the AI helper')
   const limit = await userLimiter().consume(String(user.id))
