@@ -1,4 +1,4 @@
-import { addDataAndFileToRequest, createOperation, type Endpoint, headersWithCors, parseParams, type PayloadRequest, type RequiredDataFromCollectionSlug } from 'payload'
+import { addDataAndFileToRequest, createOperation, type Endpoint, headersWithCors, parseParams, type PayloadRequest, type RequiredDataFromCollectionSlug, ValidationError } from 'payload'
 
 import { userIsAdmin } from '@/access'
 import { currentEmailSettings } from '@/email'
@@ -40,8 +40,9 @@ export const signUpEndpoint: Endpoint = {
     try {
       await createOperation({ collection, data: req.data as RequiredDataFromCollectionSlug<'users'>, req, depth: 0 })
     } catch (error) {
-      if (!(error instanceof AddressTaken)) throw error
-      await tellOwnerOfTry(req, error.email)
+      const taken = error instanceof AddressTaken ? error.email : await takenMeanwhile(req, error)
+      if (!taken) throw error
+      await tellOwnerOfTry(req, taken)
     }
     const message = currentEmailSettings() ? SIGN_UP_ACCEPTED : SIGN_UP_ACCEPTED_NO_EMAIL
     return Response.json({ message }, { status: 202, headers: { 'Cache-Control': 'no-store' } })
@@ -56,6 +57,19 @@ async function payloadsCreate(req: PayloadRequest): Promise<Response> {
   const { singular } = collection.config.labels
   const label = typeof singular === 'string' ? singular : 'User'
   return Response.json({ doc, message: req.t('general:successfullyCreated', { label }) }, { headers: headersWithCors({ headers: new Headers(), req }), status: 201 })
+}
+
+/**
+ * The address of a sign-up that lost a race for it: past the taken-address check, it met the
+ * unique index on email (Payload's ValidationError on `email`) because another sign-up made the
+ * account meanwhile. Any other refusal on `email` (a malformed address) has no account behind it.
+ */
+async function takenMeanwhile(req: PayloadRequest, error: unknown): Promise<string | undefined> {
+  if (!(error instanceof ValidationError) || !error.data.errors.some((problem) => problem.path === 'email')) return undefined
+  const email = typeof req.data?.email === 'string' ? req.data.email.trim().toLowerCase() : ''
+  if (!email) return undefined
+  const { totalDocs } = await req.payload.count({ collection: 'users', where: { email: { equals: email } }, overrideAccess: true })
+  return totalDocs > 0 ? email : undefined
 }
 
 async function tellOwnerOfTry(req: PayloadRequest, email: string) {
