@@ -19,6 +19,8 @@ const PURE_MODULES = [
   'src/layers/shared',
   'src/layers/server',
   'src/health',
+  'src/env/smtp.ts',
+  'src/env/models.ts',
 ]
 
 /** Code the browser must never load. */

@@ -1,4 +1,4 @@
-// Loaded (`--import`) by bench/live.ts with BENCH_LIVE_PROFILE_DIR: Node 20 refuses --cpu-prof in
+// Loaded (`--import`) by bench/live.ts and bench/graphql.ts with BENCH_PROFILE_DIR: Node 20 refuses --cpu-prof in
 // NODE_OPTIONS, so the process profiles itself and writes the profile when it exits or is stopped.
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector'
@@ -14,7 +14,7 @@ const write = () => {
   written = true
   // The in-process session answers synchronously, so this works inside 'exit'.
   session.post('Profiler.stop', (error, result) => {
-    if (!error) writeFileSync(path.join(process.env.BENCH_LIVE_PROFILE_DIR, `server-${process.pid}.cpuprofile`), JSON.stringify(result.profile))
+    if (!error) writeFileSync(path.join(process.env.BENCH_PROFILE_DIR, `server-${process.pid}.cpuprofile`), JSON.stringify(result.profile))
   })
 }
 process.on('exit', write)

@@ -14,7 +14,7 @@
  *
  * Environment: BENCH_POSTGRES_URI (else TEST_POSTGRES_URI; skipped without), BENCH_REDIS_URL (else
  * REDIS_URL, else redis://127.0.0.1:6379), CHROMIUM_PATH. Reuses a current production build.
- * BENCH_LIVE_STEPS (e.g. `2,3`) runs only those steps; BENCH_LIVE_PROFILE_DIR writes the CPU
+ * BENCH_LIVE_STEPS (e.g. `2,3`) runs only those steps; BENCH_PROFILE_DIR writes the CPU
  * profiles of each server and stream client there (`--cpu-prof`; the servers
  * through bench/cpuProfile.mjs, as NODE_OPTIONS may not say --cpu-prof).
  */
@@ -40,7 +40,7 @@ const viewerSeconds = Number(process.env.BENCH_LIVE_VIEWER_SECONDS || 300)
 const viewers = Number(process.env.BENCH_LIVE_VIEWERS || 1_000)
 const ingestStreams = 1_000
 const steps = new Set((process.env.BENCH_LIVE_STEPS || '1,2,3,4,5').split(',').map((step) => Number(step.trim())))
-const profileDir = process.env.BENCH_LIVE_PROFILE_DIR
+const profileDir = process.env.BENCH_PROFILE_DIR
 const TENANT = 'santander'
 const stationId = (index: number) => `urn:ngsi-ld:AirQualityObserved:santander-${String(index).padStart(4, '0')}`
 
@@ -120,7 +120,7 @@ async function main() {
       LIVE_MAX_STREAMS_PER_CLIENT: String(streamCount + 100),
       LIVE_MAX_STREAMS: String(streamCount + 100),
       LIVE_CHECK_SECONDS: '30',
-      ...(profileDir && { BENCH_LIVE_PROFILE_DIR: path.resolve(profileDir), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${path.join(import.meta.dirname, 'cpuProfile.mjs')}`.trim() }),
+      ...(profileDir && { BENCH_PROFILE_DIR: path.resolve(profileDir), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${path.join(import.meta.dirname, 'cpuProfile.mjs')}`.trim() }),
     }
     for (let i = 0; i < 2; i++) servers.push(await startAppServer({ databaseUri: database.uri, brokerUrl: proxy.url, env: shared }))
     const [a, b] = servers as [AppServer, AppServer]

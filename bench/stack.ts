@@ -107,6 +107,8 @@ export interface StackOptions {
   log: (message: string) => void
   /** More settings for the app (e.g. SMTP_URL). */
   env?: Record<string, string>
+  /** Settings for the app server alone, not its migration or build (e.g. a NODE_OPTIONS --import that measures it). */
+  serverEnv?: Record<string, string>
 }
 
 export interface Stack {
@@ -117,6 +119,8 @@ export interface Stack {
   server: Started
   broker: Started
   env: NodeJS.ProcessEnv
+  /** `env` and the server's own settings. */
+  serverEnv: NodeJS.ProcessEnv
   /** Time of the build, when one ran. */
   buildSeconds?: number
 }
@@ -163,8 +167,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   await waitForUrl(`${brokerUrl}/version`, broker, { timeoutMs: 60_000, accept: () => true })
   log(`Starting the app (standalone server.js) on ${baseUrl}${options.redisUrl ? ` with REDIS_URL=${options.redisUrl}` : ' with the in-process cache'}`)
-  const server = await startServer(baseUrl, options.port, env, workDir)
-  return { baseUrl, brokerUrl, server, broker, env, buildSeconds, port: options.port, workDir }
+  const serverEnv = { ...env, ...options.serverEnv }
+  const server = await startServer(baseUrl, options.port, serverEnv, workDir)
+  return { baseUrl, brokerUrl, server, broker, env, serverEnv, buildSeconds, port: options.port, workDir }
 }
 
 async function startServer(baseUrl: string, port: number, env: NodeJS.ProcessEnv, workDir: string): Promise<Started> {
@@ -186,7 +191,14 @@ function startBroker(port: number, entities: number, flavor: string, env: NodeJS
  * printed (a BenchError as one line) with exit code 1.
  */
 export async function benchOnSmallStack(
-  options: { name: string; port: [number, string]; brokerPort: [number, string]; env?: Record<string, string>; log: (message: string) => void },
+  options: {
+    name: string
+    port: [number, string]
+    brokerPort: [number, string]
+    env?: Record<string, string>
+    serverEnv?: Record<string, string>
+    log: (message: string) => void
+  },
   measure: (stack: Stack) => Promise<void>,
 ): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), `citydash-bench-${options.name}-`))
@@ -202,6 +214,7 @@ export async function benchOnSmallStack(
       workDir,
       log: options.log,
       env: { LIVE_UPDATES: 'false', TRUST_PROXY: '1', ...options.env },
+      serverEnv: options.serverEnv,
     })
     await measure(stack)
   } catch (error) {
@@ -237,7 +250,7 @@ export async function restartServer(stack: Stack): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve))
   if (child.pid) process.kill(-child.pid, 'SIGTERM')
   await exited
-  stack.server = await startServer(stack.baseUrl, stack.port, stack.env, stack.workDir)
+  stack.server = await startServer(stack.baseUrl, stack.port, stack.serverEnv, stack.workDir)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 import { env } from '@/env'
 
-import { emailSettings } from './settings'
+import { emailSettings } from '@/env/smtp'
 
 export { composeMail, headerSafe, MailHeaderError, type MailBlock, type MailContent, type OutgoingMail } from './compose'
 export { closeMailTransport, type DeferredMail, MAIL_QUEUE, type MailComposer, queueMail, queueOutgoingMail, queuedEmailAdapter, SEND_MAIL_TASK, sendMailTask, signedMail } from './queue'
-export { emailSettings, type EmailSettings } from './settings'
+export { emailSettings, type EmailSettings } from '@/env/smtp'
 
 /** The mail settings of this process, or undefined when email is off. */
 export const currentEmailSettings = () => emailSettings(env())

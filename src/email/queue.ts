@@ -5,7 +5,7 @@ import type { EmailAdapter, Payload, PayloadRequest, SendEmailOptions, TaskConfi
 import { readGlobal, siteTitle } from '@/site/globals'
 
 import { composeMail, MailHeaderError, type MailContent } from './compose'
-import type { EmailSettings } from './settings'
+import type { EmailSettings } from '@/env/smtp'
 
 /**
  * Mail leaves through the jobs queue, never from a request: queuing is one row written with the

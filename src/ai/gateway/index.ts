@@ -31,5 +31,6 @@ export {
   MANUAL_ENTRY_MESSAGE,
   type FallbackModeSettings,
 } from './fallback-mode'
-export { FREE_SUFFIX, isFreeModel, MODEL_ID, modelChain, parseModelList, type ParsedModelList } from './models'
+export { FREE_SUFFIX, isFreeModel, modelChain } from './models'
+export { MODEL_ID, parseModelList, type ParsedModelList } from '@/env/models'
 export { checkGateway, type GatewayCheck, type ModelAvailability } from './check'

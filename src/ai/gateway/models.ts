@@ -1,25 +1,8 @@
-/** Model ids and the ordered model chain (GATEWAY_MODEL, then the fallback list). */
-
-/** `<vendor>/<model>` with an optional `:suffix` (`:free`, `:nitro`, …). */
-export const MODEL_ID = /^[A-Za-z0-9~][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9._-]+)?$/
+/** The gateway's model chain (GATEWAY_MODEL, then the fallback list); ids and lists are checked by the settings (src/env/models.ts). */
 
 export const FREE_SUFFIX = ':free'
 
 export const isFreeModel = (model: string) => model.endsWith(FREE_SUFFIX)
-
-export type ParsedModelList = { models: string[]; problems: string[] }
-
-/** A comma-separated, ordered list: blanks are dropped, each entry must be a model id. */
-export function parseModelList(text: string | null | undefined): ParsedModelList {
-  const models: string[] = []
-  const problems: string[] = []
-  for (const entry of (text ?? '').split(',').map((item) => item.trim())) {
-    if (entry === '') continue
-    if (!MODEL_ID.test(entry)) problems.push(`${JSON.stringify(entry.slice(0, 100))} is not <vendor>/<model> with an optional :suffix`)
-    else models.push(entry)
-  }
-  return { models, problems }
-}
 
 /** The first model, then the fallbacks, each once and in order. */
 export const modelChain = (first: string, fallbacks: readonly string[]): string[] => [...new Set([first, ...fallbacks])]

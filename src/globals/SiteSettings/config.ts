@@ -2,7 +2,7 @@ import type { GlobalConfig, TextFieldSingleValidation } from 'payload'
 import { text } from 'payload/shared'
 
 import { anyone, isAdmin, userIsStaff } from '@/access'
-import { parseModelList } from '@/ai/gateway/models'
+import { parseModelList } from '@/env/models'
 import { taskNames } from '@/ai/tasks/names'
 import { DEFAULT_DAILY_AI_BUDGET } from '@/ai/budget'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'

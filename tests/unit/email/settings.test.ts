@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { composeMail, MailHeaderError } from '@/email/compose'
-import { DEFAULT_MAIL_SEND_RATE, emailSettings, parseSender } from '@/email/settings'
+import { DEFAULT_MAIL_SEND_RATE, emailSettings, parseSender } from '@/env/smtp'
 import { InvalidEnvironmentError, parseEnv } from '@/env'
 
 const valid = { APP_SECRET: 'a'.repeat(32) }

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
-import { MODEL_ID, parseModelList } from './ai/gateway/models'
-import { smtpProblems } from './email/settings'
-import { tenantSchema } from './ngsi/names'
+import { MODEL_ID, parseModelList } from './models'
+import { smtpProblems } from './smtp'
+import { tenantSchema } from '@/ngsi/names'
 
 /** Every environment setting the dashboard reads, validated once; a bad value stops start-up. */
 
@@ -125,14 +125,14 @@ export const envSchema = z
     GATEWAY_SITE_URL: optionalUrl,
     GATEWAY_APP_NAME: z.string().trim().default('City Dashboard'),
 
-    // Email is off unless an SMTP server and EMAIL_FROM are set (src/email/settings.ts).
+    // Email is off unless an SMTP server and EMAIL_FROM are set (src/env/smtp.ts).
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: 'must be smtp://[user:password@]host[:port] or smtps://…' }).optional()),
     SMTP_HOST: optionalString,
     SMTP_PORT: optionalString.pipe(z.coerce.number<string>().int().min(1).max(65535).optional()),
     SMTP_USER: optionalString,
     SMTP_PASSWORD: optionalString,
     EMAIL_FROM: optionalString,
-    // Mails per second one process hands to the SMTP server at most (src/email/settings.ts).
+    // Mails per second one process hands to the SMTP server at most (src/env/smtp.ts).
     MAIL_SEND_RATE: optionalString.pipe(z.coerce.number<string>().int().min(1).max(1000).optional()),
     // false: this server never works the mail queue; a worker beside it does (many subscribers).
     MAIL_QUEUE_IN_SERVER: booleanFlag(true),
