@@ -26,7 +26,7 @@ import { Questions } from '@/collections/Questions/config'
 import { draftCitizenAnswerTask } from '@/collections/Questions/jobs/draftAnswer'
 import { Users } from '@/collections/Users/config'
 import { composePasswordReset, PASSWORD_RESET_MAIL } from '@/collections/Users/hooks/passwordReset'
-import { databaseAdapter, keepSqliteStatistics } from '@/db'
+import { databaseAdapter, keepSqliteStatistics, yieldBeforeSqliteStatements } from '@/db'
 import { emailSettings, MAIL_QUEUE, queuedEmailAdapter, sendMailTask } from '@/email'
 import { startSweeps } from '@/email/sweeps'
 import { env } from '@/env'
@@ -113,6 +113,7 @@ export default buildConfig({
     },
   },
   onInit: (payload) => {
+    yieldBeforeSqliteStatements(payload)
     const warning = gatewayKeyWarning(settings)
     if (warning) payload.logger.warn(warning)
     payload.logger.info(

@@ -8,7 +8,8 @@ import { startPayload } from '../helpers/payload'
 
 // An anonymous read of published posts must not cost more as the posts grow: before statistics,
 // SQLite scanned every row of posts_locales once per post listed (bench/graphql.ts: +94 ms for
-// another request on a site of 1,000 posts).
+// another request on a site of 1,000 posts). Nor may one read hold every other request until it is
+// done (bench/graphql.ts: a member's GraphQL read blocked the event loop ~150 ms).
 
 type Execute = (statement: string | { sql: string; args: unknown[] }) => Promise<{ rows: { detail: string; parent: number }[] }>
 let payload: Payload
@@ -60,5 +61,25 @@ describe('SQLite query plans for anonymous reads', () => {
     // Every per-post subquery on a localized table uses its (locale, parent) index, not a scan.
     expect(details.filter((detail) => /^SCAN \S*locales\b/.test(detail))).toEqual([])
     expect((await anonymousRead()).docs).toHaveLength(50)
+  })
+})
+
+describe('SQLite reads and the event loop', () => {
+  // libsql runs each statement synchronously: without a turn of the loop between statements, a
+  // whole read (its list, relations, every locale) ran before any other request was looked at.
+  it('lets other work run between the statements of one read', async (context) => {
+    if (payload.db.name !== 'sqlite') return context.skip()
+    let turns = 0
+    let reading = true
+    const otherWork = () => {
+      if (!reading) return
+      turns++
+      setImmediate(otherWork)
+    }
+    setImmediate(otherWork)
+    const statements = await statementsOf(() => payload.find({ collection: 'posts', limit: 60, depth: 2, locale: 'all', overrideAccess: false }))
+    reading = false
+    expect(statements.length).toBeGreaterThanOrEqual(2)
+    expect(turns).toBeGreaterThanOrEqual(statements.length)
   })
 })
