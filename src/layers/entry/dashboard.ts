@@ -6,7 +6,6 @@ import { env } from '@/env'
 import { DEFAULT_LOCALE, type Locale } from '@/i18n/locales'
 import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'
 import { isMarkerShape } from '@/map/markers'
-import { type DataBlockOnPage, dataBlocksOf } from '@/blocks/dataBlocks'
 import type { MapLayer, Page } from '@/payload-types'
 import type { Feature } from '@/ngsi'
 import { layerFeatures } from '@/server/services'
@@ -19,7 +18,7 @@ import { alertInLanguage } from '../shared/alertTexts'
 import { attributeDisplayOf, createPresentation } from '../shared/presentation'
 import { pageCity } from './tenant'
 import { ALERT_PREVIEW_LIMIT, type PreviewRequest, snapshotKey } from '../shared/preview'
-import type { DashboardCity, DashboardData, DashboardLayer, LayerReference, LayerSnapshot } from '../shared/types'
+import type { DashboardCity, DashboardData, DashboardLayer, DataBlockOnPage, LayerReference, LayerSnapshot } from '../shared/types'
 
 const idOf = (value: LayerReference) =>
   value === null || value === undefined ? undefined : String(typeof value === 'object' ? value.id : value)
@@ -73,13 +72,16 @@ async function snapshot(layer: MapLayer, city: string, request: PreviewRequest):
 }
 
 /**
- * The layers a page's data blocks use, read with the reader's rights (citizens: public layers
+ * The layers a page's data blocks (`dataBlocksOf`, src/blocks/dataBlocks.ts) use, read with the reader's rights (citizens: public layers
  * only), and a preview of their current features for the page's default city, ready to inline.
  * Layer names, descriptions and alert messages come in `locale` (untranslated ones in the default
  * locale's words).
  */
-export async function loadDashboard(page: Page, { draft, locale = DEFAULT_LOCALE }: { draft: boolean; locale?: Locale }): Promise<DashboardData | undefined> {
-  const blocks = dataBlocksOf(page.layout)
+export async function loadDashboard(
+  page: Page,
+  blocks: DataBlockOnPage[],
+  { draft, locale = DEFAULT_LOCALE }: { draft: boolean; locale?: Locale },
+): Promise<DashboardData | undefined> {
   if (blocks.length === 0) return undefined
   const settings = await cachedGlobal('site-settings', locale)
   const siteCities = settings?.cities ?? []

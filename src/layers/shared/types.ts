@@ -2,6 +2,7 @@
 // import server code (types only).
 
 import type { Locale } from '@/i18n/locales'
+import type { Page } from '@/payload-types'
 import type { MarkerShape } from '@/map/markers'
 import type { StyleSetting } from '@/map/style'
 
@@ -99,6 +100,11 @@ export type DataBlockNeeds<Block extends { blockType: string; city?: string | nu
   /** What the page's HTML carries for the block before the browser has the layer's whole set. */
   preview?: (block: Block, request: PreviewRequest) => void
 }
+
+type LayoutBlock = NonNullable<Page['layout']>[number] & { city?: string | null }
+
+/** A block of a page paired with its needs, for the data blocks only (`dataBlocksOf`, src/blocks/dataBlocks.ts). */
+export type DataBlockOnPage = { block: LayoutBlock; needs: DataBlockNeeds<LayoutBlock> }
 
 /** A relationship to a map layer as Payload stores it: the id, or the document when populated. */
 export type LayerReference = number | string | { id: number | string } | null | undefined

@@ -2,6 +2,7 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { History } from '@/layers/shared/history'
+import { dataBlocksOf } from '@/blocks/dataBlocks'
 
 import { startLayerRoutes } from '../helpers/layerRoutes'
 
@@ -114,7 +115,7 @@ describe('what citizens get', () => {
       context: { disableRevalidate: true },
       data: { title: 'Labelled', slug: `labelled-${Date.now()}`, _status: 'published', layout: [{ blockType: 'entityTable', title: 'Stations', layer: air, pageSize: 5 }] },
     })
-    const data = (await loadDashboard(page, { draft: false }))!
+    const data = (await loadDashboard(page, dataBlocksOf(page.layout), { draft: false }))!
     expect(data.locale).toBe('es')
     expect(data.cities.map((city) => city.timeZone)).toEqual(['Europe/Madrid', 'Europe/Madrid'])
     expect(data.layers[String(air)].attributeDisplay).toEqual([
@@ -130,7 +131,7 @@ describe('what citizens get', () => {
         ],
       },
     ])
-    expect((await loadDashboard(page, { draft: false, locale: 'pt' }))!.locale).toBe('pt')
+    expect((await loadDashboard(page, dataBlocksOf(page.layout), { draft: false, locale: 'pt' }))!.locale).toBe('pt')
   })
 
   it('writes alert messages with the label and the value as the layer shows them (a fraction as a percentage)', async () => {

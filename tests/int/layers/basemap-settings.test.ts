@@ -1,15 +1,14 @@
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { Page } from '@/payload-types'
-import type { DashboardData } from '@/layers/shared/types'
+import { dataBlocksOf } from '@/blocks/dataBlocks'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { startPayload } from '../helpers/payload'
 
 let payload: Payload
 let broker: DemoBroker
-let loadDashboard: (page: Page, options: { draft: boolean }) => Promise<DashboardData | undefined>
+let loadDashboard: typeof import('@/layers/entry/dashboard').loadDashboard
 
 const CITIES = [
   { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
@@ -47,7 +46,7 @@ describe('Site settings → Map and the dashboard data', () => {
       context: { disableRevalidate: true },
       data: { title: 'shapes', slug: 'shapes', _status: 'published', layout: [{ blockType: 'mapView', title: 'Map', layers: [layer.id] }, { blockType: 'weatherNow', title: 'Weather now' }] },
     })
-    const data = await loadDashboard(page, { draft: false })
+    const data = await loadDashboard(page, dataBlocksOf(page.layout), { draft: false })
     expect(data?.mapStyle.kind).toBe('auto')
     expect(data?.layers[String(layer.id)].icon).toBe('star')
     expect(data?.cities.find((city) => city.tenant === 'porto')?.basemap).toBe('https://tiles.example.org/porto.pmtiles')

@@ -2,14 +2,14 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Page } from '@/payload-types'
-import type { DashboardData } from '@/layers/shared/types'
+import { dataBlocksOf } from '@/blocks/dataBlocks'
 
 import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { startPayload } from '../helpers/payload'
 
 let payload: Payload
 let broker: DemoBroker
-let loadDashboard: (page: Page, options: { draft: boolean; locale?: 'es' | 'pt' | 'en' }) => Promise<DashboardData | undefined>
+let loadDashboard: typeof import('@/layers/entry/dashboard').loadDashboard
 
 const layer = (name: string, data: Record<string, unknown> = {}) =>
   payload
@@ -68,7 +68,7 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
       { blockType: 'entityTable', title: 'Air table', layer: air, pageSize: 15 },
       { blockType: 'entityTable', title: 'Air, short', layer: air, pageSize: 5 },
     ])
-    const data = (await loadDashboard(doc, { draft: false }))!
+    const data = (await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false }))!
     expect(Object.keys(data.layers)).toEqual([String(air)])
     expect(data.defaultCity).toBe('santander')
     expect(data.cities.map((city) => city.tenant)).toEqual(['santander', 'porto'])
@@ -103,13 +103,13 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
       data: { name: 'Ar', alertRules: stored.alertRules!.map((rule) => ({ ...rule, message: 'NO2 acima: {value}' })) },
     })
     const doc = await page('dash-locale', [{ blockType: 'alertsPanel', title: 'Alertas', layers: [air], minimumLevel: 'warning' }])
-    const portuguese = (await loadDashboard(doc, { draft: false, locale: 'pt' }))!
+    const portuguese = (await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false, locale: 'pt' }))!
     expect(portuguese.layers[String(air)]).toMatchObject({ name: 'Ar', description: 'Estaciones de aire' })
     const snapshot = portuguese.initial[`${air}|santander`]
     if (snapshot.status !== 'preview') throw new Error(`expected a preview, got ${snapshot.status}`)
     expect(snapshot.preview.alerting.length).toBeGreaterThan(0)
     expect(snapshot.preview.alerting.every((feature) => (feature.properties.alert as { message: string }).message.startsWith('NO2 acima:'))).toBe(true)
-    const spanish = (await loadDashboard(doc, { draft: false }))!
+    const spanish = (await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false }))!
     expect(spanish.layers[String(air)].name).toBe('Aire')
     const spanishSnapshot = spanish.initial[`${air}|santander`]
     if (spanishSnapshot.status !== 'preview') throw new Error(`expected a preview, got ${spanishSnapshot.status}`)
@@ -125,7 +125,7 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
   it('keeps the HTML small for a large layer: a preview of 50 alerts at most, no table rows unless a table asks', async () => {
     const many = await layer('Every station', { alertRules: [{ attribute: 'no2', operator: 'gte', value: '0', level: 'warning', message: 'any' }] })
     const doc = await page('dash-large', [{ blockType: 'mapView', title: 'Map', layers: [many] }])
-    const snapshot = (await loadDashboard(doc, { draft: false }))!.initial[`${many}|santander`]
+    const snapshot = (await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false }))!.initial[`${many}|santander`]
     if (snapshot.status !== 'preview') throw new Error(`expected a preview, got ${snapshot.status}`)
     expect(snapshot.preview.total).toBe(60)
     expect(snapshot.preview.head).toEqual([])
@@ -135,8 +135,8 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
   it('shows members every layer in a draft preview', async () => {
     const staffOnly = await layer('Preview only', { public: false })
     const doc = await page('dash-preview', [{ blockType: 'mapView', title: 'Map', layers: [staffOnly] }])
-    expect(Object.keys((await loadDashboard(doc, { draft: true }))!.layers)).toEqual([String(staffOnly)])
-    expect(Object.keys((await loadDashboard(doc, { draft: false }))!.layers)).toEqual([])
+    expect(Object.keys((await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: true }))!.layers)).toEqual([String(staffOnly)])
+    expect(Object.keys((await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false }))!.layers)).toEqual([])
   })
 
   it('reads a block pinned to a city and a layer pinned to a tenant for those cities', async () => {
@@ -146,7 +146,7 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
       { blockType: 'mapView', title: 'Pinned layer', layers: [pinned] },
       { blockType: 'entityTable', title: 'Porto table', layer: air, city: 'porto' },
     ])
-    const data = (await loadDashboard(doc, { draft: false }))!
+    const data = (await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false }))!
     expect(Object.keys(data.initial).sort()).toEqual([`${air}|porto`, `${pinned}|porto`].sort())
     expect(data.layers[String(pinned)].fixedCity).toBe('porto')
   })
@@ -164,12 +164,12 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
     const doc = await page('dash-down', [{ blockType: 'mapView', title: 'Map', layers: [air] }])
     await broker.close()
     brokerDown = true
-    const data = (await loadDashboard(doc, { draft: false }))!
+    const data = (await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false }))!
     expect(data.initial[`${air}|santander`]).toMatchObject({ status: 'unavailable' })
   })
 
   it('has nothing to load for a page without data blocks', async () => {
     const doc = await page('plain', [])
-    expect(await loadDashboard(doc, { draft: false })).toBeUndefined()
+    expect(await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false })).toBeUndefined()
   })
 })

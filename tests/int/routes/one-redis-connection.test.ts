@@ -89,7 +89,8 @@ describe('one Redis connection per process', () => {
 
     // A page's dashboard data, as a render loads it (layer cache).
     const { loadDashboard } = await import('@/layers/entry/dashboard')
-    const dashboard = await loadDashboard(page, { draft: false })
+    const { dataBlocksOf } = await import('@/blocks/dataBlocks')
+    const dashboard = await loadDashboard(page, dataBlocksOf(page.layout), { draft: false })
     expect(Object.values(dashboard!.initial)[0]).toMatchObject({ status: 'preview' })
     // The features route (same layer cache, other bundle in production).
     expect((await fetch(`${baseUrl}/api/layers/${layer.id}/features`)).status).toBe(200)

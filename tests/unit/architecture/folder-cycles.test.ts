@@ -11,8 +11,6 @@ import { describe, expect, it } from 'vitest'
 const PAIRS_TO_UNDO = [
   'ai <-> collections',
   'ai <-> server',
-  'blocks <-> components',
-  'blocks <-> layers',
   'collections <-> email',
   'layers <-> server',
 ]

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 
-import { PageView } from '@/components/PageView'
+import { PageView } from './PageView'
 import { pageLocale } from '@/i18n/server'
 import { pageMetadata } from '@/site/metadata'
 import { canSeeDrafts } from '@/site/draftAccess'

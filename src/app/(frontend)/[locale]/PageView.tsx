@@ -1,6 +1,7 @@
 import { notFound } from 'next/navigation'
 import { getTranslations } from 'next-intl/server'
 
+import { dataBlocksOf } from '@/blocks/dataBlocks'
 import { RenderBlocks } from '@/blocks/RenderBlocks'
 import { CitySwitcher } from '@/components/dashboard/CitySwitcher'
 import { DashboardProvider } from '@/components/dashboard/DashboardProvider'
@@ -24,7 +25,7 @@ export async function PageView({ slug, draft, locale }: { slug: string; draft: b
     }
     notFound()
   }
-  const dashboard = await loadDashboard(page, { draft, locale })
+  const dashboard = await loadDashboard(page, dataBlocksOf(page.layout), { draft, locale })
   const body = (
     <article className="page" data-tenant={page.tenant ?? undefined}>
       <div className="page-heading">
