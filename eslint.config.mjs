@@ -27,6 +27,9 @@ const PURE_MODULES = [
 const SERVER_CODE = ['src/server', 'src/site', 'src/layers/server', 'src/layers/entry']
 
 /** The only places that may import the composition root (src/server/services.ts). */
+/** The feature wings (../shared/DESIGN.md): each entry/, server/, shared/ (and client/) behind one edge. */
+const WINGS = ['src/layers', 'src/ai', 'src/email']
+
 const COMPOSITION_ROOT_IMPORTERS = [
   'src/app/**',
   'src/pages/**',
@@ -119,6 +122,11 @@ const restrictedPaths = (notForPureModules) => [
         target: 'src/server',
         from: ['src/app', 'src/pages'],
         message: 'ground floor: src/server is what routes call; it never imports a route (src/app, src/pages).',
+      },
+      {
+        target: 'src/server',
+        from: WINGS,
+        message: 'the edge imports no wing: src/server is what wings build on. Let the wing hand over what the edge needs (an argument, a registered callback).',
       },
       {
         target: 'src/site',

@@ -3,7 +3,7 @@ import type { Payload } from 'payload'
 import { API_KEY_PREFIX, describeFailure, parseModelList, type AiTaskName, type FallbackModeSettings } from '@/ai'
 import { env, type Env } from '@/env'
 import type { SiteSetting } from '@/payload-types'
-import { gatewayClient } from '@/server/services'
+import { gatewayClient } from './services'
 import { readGlobal } from '@/site/globals'
 
 /**

@@ -4,7 +4,7 @@ import { readableLayers } from '@/access'
 import { MAX_CITY_DATA_CHARS } from '@/ai'
 import { env } from '@/env'
 import type { MapLayer } from '@/payload-types'
-import { layerFeatures } from '@/server/services'
+import { layerFeatures } from './services'
 
 import { toLayerSpec } from '../server/spec'
 import { alertOf } from '../shared/alerts'

@@ -8,7 +8,7 @@ import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'
 import { isMarkerShape } from '@/map/markers'
 import type { MapLayer, Page } from '@/payload-types'
 import type { Feature } from '@/ngsi'
-import { layerFeatures } from '@/server/services'
+import { layerFeatures } from './services'
 import { payloadClient } from '@/site/payload'
 import { cachedGlobal } from '@/site/queries'
 

@@ -11,7 +11,7 @@ import { enforceRateLimit, type LimitPolicy } from '@/server/rateLimit'
 import type { BufferReply } from '@/server/pagesRoute'
 import { type BBox, bboxSchema, NgsiError } from '@/ngsi'
 import type { MapLayer } from '@/payload-types'
-import { layerFeatures, layerTiles } from '@/server/services'
+import { layerFeatures, layerTiles } from './services'
 
 import { featureBatches, type LayerBody } from '../server/body'
 import type { LayerPage } from '../server/features'

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { HttpError } from '@/server/errors'
 import type { BufferReply } from '@/server/pagesRoute'
 import { attributeNameSchema, NgsiError } from '@/ngsi'
-import { layerHistory } from '@/server/services'
+import { layerHistory } from './services'
 
 import { HistoryError, historyAggregations, historyWindows } from '../server/history'
 import { HISTORY_UNAVAILABLE } from '../shared/history'

@@ -22,27 +22,16 @@ import { type PagesHandler, servedDirectly } from '@/server/directRoutes'
 import { errorResponse, HttpError } from '@/server/errors'
 import { toRequest } from '@/server/pagesRoute'
 import { callerOf } from '@/server/rateLimit'
-import { liveLayers } from '@/server/services'
 import { payloadClient, signedInUser } from '@/site/payload'
 
 import { parseSearch, readableLayer } from './reply'
-import { findLayer } from './records'
+import { liveLayers } from './services'
 import { citySchema, siteCities } from './tenant'
 import { toLayerSpec } from '../server/spec'
 
-/** The process's live layers, reading layers as stored. */
+/** The process's live layers, reading layers through this server's Payload. */
 export function live(): LiveLayers {
-  const service = liveLayers(
-    async (layerId) => {
-      const layer = await findLayer(layerId)
-      return layer ? toLayerSpec(layer) : undefined
-    },
-    // Fresh, not findLayer's few seconds of memory: a layer republished a moment ago keeps its subscriptions.
-    async (layerId, watched) => {
-      const { docs } = await (await payloadClient()).find({ collection: 'map-layers', where: { id: { equals: layerId } }, limit: 1, depth: 0, pagination: false, overrideAccess: true, select: { public: true } })
-      return Boolean(docs[0] && (docs[0].public || watched))
-    },
-  )
+  const service = liveLayers(payloadClient)
   void startLive()
   return service
 }

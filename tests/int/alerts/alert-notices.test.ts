@@ -49,7 +49,7 @@ async function drainQueue() {
 /** A fresh load of the layer from the broker (as a refresh after the cache expired): a new version key each time. */
 let version = 0
 async function freshLoad(city = 'santander') {
-  const [{ layerFeatures }, { toLayerSpec }] = await Promise.all([import('@/server/services'), import('@/layers/server/spec')])
+  const [{ layerFeatures }, { toLayerSpec }] = await Promise.all([import('@/layers/entry/services'), import('@/layers/server/spec')])
   await layerFeatures().get({ ...toLayerSpec(layer), updatedAt: `${layer.updatedAt}#${++version}` }, { tenant: city })
 }
 

@@ -53,7 +53,7 @@ describe('lint refuses an import across a floor', () => {
   it.each([
     ['src/access/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
     ['src/collections/Users/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
-    ['src/components/__Fixture__.tsx', "import { brokerClient } from '@/server/services'"],
+    ['src/components/__Fixture__.tsx', "import { rateLimiter } from '@/server/services'"],
     ['src/version__fixture__.ts', "import { brokerClient } from './server/services'"],
   ])('composition root outside routes and entries %s: %s', async (filePath, code) => {
     expect((await crossings(filePath, code)).join('\n')).toContain('only routes and entries import the composition root')
@@ -62,19 +62,28 @@ describe('lint refuses an import across a floor', () => {
   it.each([
     ['src/server/__fixture__.ts', "import { GET } from '@/app/api/health/route'"],
     ['src/site/__fixture__.ts', "import { loadDashboard } from '@/layers/entry/dashboard'"],
-    ['src/site/__fixture__.ts', "import { brokerClient } from '@/server/services'"],
+    ['src/site/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
   ])('ground floor importing upward %s: %s', async (filePath, code) => {
     expect((await crossings(filePath, code)).join('\n')).toContain('ground floor')
+  })
+
+  it.each([
+    ['src/server/__fixture__.ts', "import { layerFeatures } from '@/layers/entry/services'"],
+    ['src/server/__fixture__.ts', "import { toLayerSpec } from '../layers/server/spec'"],
+    ['src/server/__fixture__.ts', "import { gatewayClient } from '@/ai/services'"],
+    ['src/server/__fixture__.ts', "import { queueMail } from '@/email'"],
+  ])('the edge importing a wing %s: %s', async (filePath, code) => {
+    expect((await crossings(filePath, code)).join('\n')).toContain('the edge imports no wing')
   })
 })
 
 describe('lint lets allowed imports through', () => {
   it.each([
-    ['src/app/api/__fixture__/route.ts', "import { brokerClient } from '@/server/services'"],
-    ['src/pages/api/__fixture__.ts', "import { layerFeatures } from '@/server/services'"],
-    ['src/layers/entry/__fixture__.ts', "import { layerFeatures } from '@/server/services'"],
-    ['src/collections/MapLayers/hooks/__fixture__.ts', "import { brokerClient } from '@/server/services'"],
-    ['src/ai/__fixture__.ts', "import { gatewayClient } from '@/server/services'"],
+    ['src/app/api/__fixture__/route.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/pages/api/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/layers/entry/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/collections/MapLayers/hooks/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/ai/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
     ['src/instrumentation-__fixture__.ts', "import { revalidatedTags } from './server/services'"],
     ['src/layers/server/__fixture__.ts', "import { NgsiClient } from '@/ngsi'; import { isAtLeast } from '@/alerts/levels'"],
     ['src/ai/tasks/__fixture__.ts', "import { z } from 'zod'"],

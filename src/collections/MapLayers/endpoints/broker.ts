@@ -5,7 +5,7 @@ import { userIsStaff } from '@/access'
 import { attributeNameSchema, entityTypeSchema, tenantSchema } from '@/ngsi/names'
 import { configuredTenants } from '@/fields/dashboard'
 import { NgsiError, type NormalizedEntity } from '@/ngsi'
-import { brokerClient } from '@/server/services'
+import { brokerClient } from '@/layers/entry/services'
 import { HttpError, withErrorHandling } from '@/server/errors'
 
 // Discovery for the admin layer editor. Staff only: it reveals what the broker holds, and only

@@ -2,25 +2,13 @@ import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, Payload } fr
 
 import { env } from '@/env'
 import { liveTargets } from '@/layers/server/liveSubscriptions'
+import { liveLayers } from '@/layers/entry/services'
 import { toLayerSpec } from '@/layers/server/spec'
 import type { MapLayer } from '@/payload-types'
-import { liveLayers } from '@/server/services'
 import { readGlobal } from '@/site/globals'
 
-const readLayer = (payload: Payload, layerId: string) => payload.findByID({ collection: 'map-layers', id: layerId, depth: 0, overrideAccess: true }).catch(() => null)
-
-/** The process's live layers, reading layers through this Payload (whoever asks first makes them). */
-export const liveLayersOf = (payload: Payload) =>
-  liveLayers(
-    async (layerId) => {
-      const layer = await readLayer(payload, layerId)
-      return layer ? toLayerSpec(layer) : undefined
-    },
-    async (layerId, watched) => {
-      const layer = await readLayer(payload, layerId)
-      return Boolean(layer && (layer.public || watched))
-    },
-  )
+/** The process's live layers, reading layers through this Payload. */
+export const liveLayersOf = (payload: Payload) => liveLayers(async () => payload)
 
 const warn = (what: string) => (error: unknown) => console.warn(`live: ${what} (${error instanceof Error ? error.message : String(error)}); reconciliation retries`)
 

@@ -3,7 +3,7 @@ import { type CollectionBeforeChangeHook, type PayloadRequest, ValidationError }
 import { configuredTenants } from '@/fields/dashboard'
 import { adminMessage } from '@/i18n/admin'
 import { NgsiError } from '@/ngsi'
-import { brokerClient } from '@/server/services'
+import { brokerClient } from '@/layers/entry/services'
 
 import { validContextUrl, validEntityType, validTenant } from '../validators'
 
