@@ -16,7 +16,7 @@ import { AlertNotices, HeldAlertNotices } from '@/collections/AlertNotices/confi
 import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'
 import { ALERT_SIGN_UP_MAIL, composeAlertSignUp } from '@/collections/AlertSubscriptions/subscriptions'
 import { fanOutAlertNoticesTask, noticeFreshAlerts, sendAlertDigestTask } from '@/collections/AlertSubscriptions/jobs/notices'
-import { copyAppliedKeywords, searchKeywordsField } from '@/collections/AiDrafts/searchKeywords'
+import { copyAppliedKeywords, searchKeywordsField } from '@/ai/drafts/searchKeywords'
 import { Categories } from '@/collections/Categories/config'
 import { MapLayers } from '@/collections/MapLayers/config'
 import { Media } from '@/collections/Media/config'

@@ -6,8 +6,8 @@ import { env } from '@/env'
 import { LOCALE_NAMES, LOCALES } from '@/i18n/locales'
 
 import { enforceDraftWorkflow } from './hooks/enforceDraftWorkflow'
-import { AI_DRAFT_STATUSES } from './status'
-import { TARGET_COLLECTIONS } from './targets'
+import { AI_DRAFT_STATUSES } from '@/ai/drafts/status'
+import { TARGET_COLLECTIONS } from '@/ai/drafts/targets'
 
 const systemSet = { readOnly: true, description: 'Set by the system.' }
 

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest'
 // the ones still to undo (issue 42); a new pair fails, and so does a listed pair once it is gone,
 // so the list only shrinks.
 const PAIRS_TO_UNDO = [
-  'ai <-> collections',
   'collections <-> email',
 ]
 

@@ -3,8 +3,8 @@ import type { CollectionSlug, Payload } from 'payload'
 import { aiTaskEnabled } from '@/ai/settings'
 
 import type { EditorAiTask } from '../fields'
-import { fieldAiSettings } from '../fieldSettings'
-import { findTarget } from '../targets'
+import { fieldAiSettings } from '@/ai/drafts/fieldSettings'
+import { findTarget } from '@/ai/drafts/targets'
 import { DraftWithAiButton } from './DraftWithAiButton'
 
 type Props = { payload: Payload; collectionSlug: CollectionSlug; task: EditorAiTask; field: string; label: string }

@@ -4,8 +4,8 @@ import { useState } from 'react'
 
 import type { AiTaskName } from '@/ai'
 
-import type { AiDraftStatus } from '../status'
-import { findTarget } from '../targets'
+import type { AiDraftStatus } from '@/ai/drafts/status'
+import { findTarget } from '@/ai/drafts/targets'
 import { changeDraftStatus } from './aiDraftsApi'
 
 const useFormValue = <T,>(path: string) => useFormFields(([fields]) => fields[path]?.value as T | undefined)

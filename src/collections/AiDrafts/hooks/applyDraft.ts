@@ -4,10 +4,10 @@ import type { PayloadRequest } from 'payload'
 import { MAX_KEYWORDS, parseKeywords } from '@/ai'
 import type { AiDraft } from '@/payload-types'
 
-import { findField } from '../fieldSettings'
-import { documentId, findTarget, type DraftTarget } from '../targets'
-import { updateSearchKeywords } from '../searchKeywords'
-import { applyTranslation } from '../translation'
+import { findField } from '@/ai/drafts/fieldSettings'
+import { documentId, findTarget, type DraftTarget } from '@/ai/drafts/targets'
+import { updateSearchKeywords } from '@/ai/drafts/searchKeywords'
+import { applyTranslation } from '@/ai/drafts/translation'
 import { Refusal } from '@/hooks/refusal'
 
 /** A new draft version of the target; its published version, if any, is left as it was. */

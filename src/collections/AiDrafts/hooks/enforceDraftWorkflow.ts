@@ -5,7 +5,7 @@ import { userIsStaff } from '@/access'
 import { aiTasks, TaskOutputError, type AiTask } from '@/ai'
 import type { AiDraft } from '@/payload-types'
 
-import { NEXT_STATUSES } from '../status'
+import { NEXT_STATUSES } from '@/ai/drafts/status'
 import { applyDraft } from './applyDraft'
 import { Refusal } from '@/hooks/refusal'
 

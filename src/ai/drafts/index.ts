@@ -1,14 +1,14 @@
 import type { Payload } from 'payload'
 
-import { fieldAiSettings } from '@/collections/AiDrafts/fieldSettings'
-import { saveAiDraft, type DraftTargetInput } from '@/collections/AiDrafts/saveDraft'
-import { findTarget } from '@/collections/AiDrafts/targets'
+import { fieldAiSettings } from './fieldSettings'
+import { saveAiDraft, type DraftTargetInput } from './saveDraft'
+import { findTarget } from './targets'
 import type { AiDraft, User } from '@/payload-types'
 import { HttpError } from '@/server/errors'
 
-import { spendDailyAiBudget } from './budget'
-import { AI_DISABLED_MESSAGE, runAiTask, type AiTaskName } from './index'
-import { aiSettingsFor } from './settings'
+import { spendDailyAiBudget } from '@/ai/budget'
+import { AI_DISABLED_MESSAGE, runAiTask, type AiTaskName } from '@/ai'
+import { aiSettingsFor } from '@/ai/settings'
 
 /** What came of asking for a draft; only `drafted` wrote anything (a draft pending review). */
 export type PendingDraftOutcome =
