@@ -28,7 +28,7 @@ const SERVER_CODE = ['src/server', 'src/site', 'src/layers/server', 'src/layers/
 
 /** The only places that may import the composition root (src/server/services.ts). */
 /** The feature wings (../shared/DESIGN.md): each entry/, server/, shared/ (and client/) behind one edge. */
-const WINGS = ['src/layers', 'src/ai', 'src/email']
+const WINGS = ['src/layers', 'src/ai', 'src/email', 'src/notices']
 
 const COMPOSITION_ROOT_IMPORTERS = [
   'src/app/**',
@@ -122,6 +122,11 @@ const restrictedPaths = (notForPureModules) => [
         target: 'src/server',
         from: ['src/app', 'src/pages'],
         message: 'ground floor: src/server is what routes call; it never imports a route (src/app, src/pages).',
+      },
+      {
+        target: WINGS,
+        from: ['src/collections'],
+        message: 'a wing never imports a collection folder: collections adapt the CMS to the wings (their hooks call a wing\'s entry/), not the other way round. Move the logic into the wing.',
       },
       {
         target: 'src/server',

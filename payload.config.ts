@@ -14,8 +14,8 @@ import { ACCESSIBILITY_DIGEST_MAIL, composeAccessibilityDigest } from '@/collect
 import { AiDrafts } from '@/collections/AiDrafts/config'
 import { AlertNotices, HeldAlertNotices } from '@/collections/AlertNotices/config'
 import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'
-import { ALERT_SIGN_UP_MAIL, composeAlertSignUp } from '@/collections/AlertSubscriptions/subscriptions'
-import { fanOutAlertNoticesTask, noticeFreshAlerts, sendAlertDigestTask } from '@/collections/AlertSubscriptions/jobs/notices'
+import { ALERT_SIGN_UP_MAIL, composeAlertSignUp, deleteExpiredSubscriptions } from '@/notices/entry/subscriptions'
+import { fanOutAlertNoticesTask, noticeFreshAlerts, sendAlertDigestTask } from '@/notices/entry/notices'
 import { copyAppliedKeywords, searchKeywordsField } from '@/ai/drafts/searchKeywords'
 import { Categories } from '@/collections/Categories/config'
 import { MapLayers } from '@/collections/MapLayers/config'
@@ -126,7 +126,7 @@ export default buildConfig({
     const serving = process.env.NEXT_PHASE !== 'phase-production-build'
     if (serving) keepSqliteStatistics(payload)
     // Where the jobs run, so do the sweeps that hand stranded jobs back and erase expired sign-ups to notices.
-    if (runsJobs() && serving) startSweeps(payload)
+    if (runsJobs() && serving) startSweeps(payload, [deleteExpiredSubscriptions])
   },
   // Uploads stop at MAX_UPLOAD_BYTES per file (the route also caps the whole body while it streams).
   upload: { limits: { fileSize: settings.MAX_UPLOAD_BYTES }, requestSizeLimit: settings.MAX_UPLOAD_BYTES + 64 * 1024 },

@@ -1,7 +1,5 @@
 import type { Payload } from 'payload'
 
-import { deleteExpiredSubscriptions } from '@/collections/AlertSubscriptions/subscriptions'
-
 /**
  * Sweeps for work a crash or a silent citizen left behind, run every few minutes by each process
  * that runs the jobs (payload.config.ts onInit). Both are idempotent, so replicas may overlap.
@@ -9,8 +7,12 @@ import { deleteExpiredSubscriptions } from '@/collections/AlertSubscriptions/sub
  * - Payload's runner marks a job `processing` before running it and never looks at it again unless
  *   it finishes: a process killed mid-run would strand the job (a mail never sent) for ever.
  *   A job still `processing` long after its last update is handed back to the queue.
- * - A subscription never confirmed is erased once its confirmation link expired.
+ * - The wings' own (`Sweep`), named by payload.config.ts: the alert notices erase a subscription
+ *   never confirmed once its confirmation link expired.
  */
+
+/** One idempotent pass over work left behind; resolves when done. */
+export type Sweep = (payload: Payload, now: Date) => Promise<unknown>
 
 /** Longer than any task may take (a mail's SMTP waits are bounded to about a minute): older means its process died. */
 export const STALLED_JOB_MINUTES = 15
@@ -29,14 +31,14 @@ export async function releaseStalledJobs(payload: Payload, now = new Date()): Pr
 }
 
 /** One pass of every sweep; a failing sweep is logged and does not stop the others. */
-export async function sweepStuckWork(payload: Payload, now = new Date()) {
-  const results = await Promise.allSettled([releaseStalledJobs(payload, now), deleteExpiredSubscriptions(payload, now)])
+export async function sweepStuckWork(payload: Payload, sweeps: readonly Sweep[], now = new Date()) {
+  const results = await Promise.allSettled([releaseStalledJobs, ...sweeps].map((sweep) => sweep(payload, now)))
   for (const result of results) if (result.status === 'rejected') payload.logger.error({ err: result.reason, msg: 'A sweep of stuck work failed' })
 }
 
-/** Runs the sweeps now and every SWEEP_EVERY_MS; returns the stop function. */
-export function startSweeps(payload: Payload): () => void {
-  const sweep = () => void sweepStuckWork(payload)
+/** Runs the jobs' sweep and `sweeps` now and every SWEEP_EVERY_MS; returns the stop function. */
+export function startSweeps(payload: Payload, sweeps: readonly Sweep[]): () => void {
+  const sweep = () => void sweepStuckWork(payload, sweeps)
   sweep()
   const timer = setInterval(sweep, SWEEP_EVERY_MS)
   // A timer must not keep a finished script or test alive.

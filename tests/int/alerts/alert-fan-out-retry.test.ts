@@ -64,7 +64,7 @@ afterAll(async () => {
 
 describe('a fan-out retried after a partial failure', () => {
   it('mails each subscriber the notice exactly once', async () => {
-    const { FAN_OUT_TASK } = await import('@/collections/AlertSubscriptions/jobs/notices')
+    const { FAN_OUT_TASK } = await import('@/notices/entry/notices')
     const queue = payload.jobs.queue.bind(payload.jobs)
     let mailsQueued = 0
     // The second subscriber's mail cannot be stored, once: the fan-out fails there.

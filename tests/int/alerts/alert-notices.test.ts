@@ -38,7 +38,7 @@ const post = (path: string, body: unknown, ip = `198.51.100.${++clients}`) =>
 
 /** Runs the mail queue until it is empty (the production server's cron does this every few seconds). */
 async function drainQueue() {
-  const { noticesSettled } = await import('@/collections/AlertSubscriptions/jobs/notices')
+  const { noticesSettled } = await import('@/notices/entry/notices')
   await noticesSettled()
   for (let round = 0; round < 20; round++) {
     const result = await payload.jobs.run({ queue: 'email', limit: 100, silent: true })
@@ -170,7 +170,7 @@ describe('alert notices by email', () => {
     expect(crossing.text).toMatch(/santander-002|Station|NO2 at 20\d/)
     expect(crossing.text!.match(/NO2 at/g)).toHaveLength(1)
     // What a process remembers is gone after a restart: the database still knows the places were told.
-    const { forgetNoticeMemory } = await import('@/collections/AlertSubscriptions/jobs/notices')
+    const { forgetNoticeMemory } = await import('@/notices/entry/notices')
     forgetNoticeMemory()
     await freshLoad()
     await drainQueue()
@@ -182,7 +182,7 @@ describe('alert notices by email', () => {
     await subscribeAndConfirm(QUIET_ADDRESS, { quietHours: { from: hour, until: (hour + 2) % 24, timeZone: 'UTC' }, minimumLevel: 'info' })
     // A new period for every place: the next load claims both stations again.
     await payload.updateGlobal({ slug: 'site-settings', data: { alertNotices: { periodMinutes: 1 } } })
-    const { forgetNoticeMemory } = await import('@/collections/AlertSubscriptions/jobs/notices')
+    const { forgetNoticeMemory } = await import('@/notices/entry/notices')
     forgetNoticeMemory()
     await payload.update({ collection: 'alert-notices', where: {}, data: { firedAt: new Date(Date.now() - 3_600_000).toISOString() }, overrideAccess: true })
     await freshLoad()

@@ -88,6 +88,7 @@ describe('unconfirmed alert subscriptions', () => {
 
   it('are erased with their waiting mails once the confirmation link expired; fresh and confirmed ones stay', async () => {
     const { sweepStuckWork } = await import('@/email/sweeps')
+    const { deleteExpiredSubscriptions } = await import('@/notices/entry/subscriptions')
     const expired = await subscription(`expired-${process.pid}@example.org`, 'pending', minutesAgo(49 * 60))
     const fresh = await subscription(`fresh-${process.pid}@example.org`, 'pending', minutesAgo(60))
     const confirmed = await subscription(`confirmed-${process.pid}@example.org`, 'confirmed', minutesAgo(30 * 24 * 60))
@@ -95,7 +96,7 @@ describe('unconfirmed alert subscriptions', () => {
     const { queueMail, currentEmailSettings } = await import('@/email')
     await queueMail(payload, currentEmailSettings()!, { to: expired.email, subject: 'Confirm', blocks: ['Confirm?'] })
 
-    await sweepStuckWork(payload)
+    await sweepStuckWork(payload, [deleteExpiredSubscriptions])
 
     expect(await exists(expired.id)).toBe(false)
     expect(await exists(fresh.id)).toBe(true)

@@ -75,6 +75,15 @@ describe('lint refuses an import across a floor', () => {
   ])('the edge importing a wing %s: %s', async (filePath, code) => {
     expect((await crossings(filePath, code)).join('\n')).toContain('the edge imports no wing')
   })
+
+  it.each([
+    ['src/layers/entry/__fixture__.ts', "import { MapLayers } from '@/collections/MapLayers/config'"],
+    ['src/ai/drafts/__fixture__.ts', "import { AiDrafts } from '../../collections/AiDrafts/config'"],
+    ['src/notices/entry/__fixture__.ts', "import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'"],
+    ['src/email/__fixture__.ts', "import { signUp } from '@/collections/Users/hooks/signUp'"],
+  ])('a wing importing a collection %s: %s', async (filePath, code) => {
+    expect((await crossings(filePath, code)).join('\n')).toContain('a wing never imports a collection folder')
+  })
 })
 
 describe('lint lets allowed imports through', () => {

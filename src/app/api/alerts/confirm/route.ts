@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { confirm, subscriptionLinkSchema } from '@/collections/AlertSubscriptions/subscriptions'
+import { confirm, subscriptionLinkSchema } from '@/notices/entry/subscriptions'
 import { readJsonBody } from '@/server/body'
 import { HttpError, withErrorHandling } from '@/server/errors'
 import { enforceRateLimit } from '@/server/rateLimit'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { ALERT_LEVELS } from '@/alerts'
 import { quietHoursSchema } from '@/alerts/notices'
-import { addressKey, requestSubscription } from '@/collections/AlertSubscriptions/subscriptions'
+import { addressKey, requestSubscription } from '@/notices/entry/subscriptions'
 import { emailEnabled } from '@/email'
 import { citySchema } from '@/layers/entry/tenant'
 import { subscriptionTarget } from '@/layers/entry/alertNotices'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { subscriptionLinkSchema, unsubscribe } from '@/collections/AlertSubscriptions/subscriptions'
+import { subscriptionLinkSchema, unsubscribe } from '@/notices/entry/subscriptions'
 import { readBodyBytes } from '@/server/body'
 import { withErrorHandling } from '@/server/errors'
 import { enforceRateLimit } from '@/server/rateLimit'

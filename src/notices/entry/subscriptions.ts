@@ -11,7 +11,7 @@ import { env } from '@/env'
 import type { AlertSubscription, MapLayer } from '@/payload-types'
 import { readGlobal } from '@/site/globals'
 
-import { ALERT_MAIL_TEXT } from './mailText'
+import { ALERT_MAIL_TEXT } from '@/notices/shared/mailText'
 
 /**
  * Subscribing to alert notices, confirming and leaving: the use cases behind /api/alerts/*.
@@ -218,7 +218,7 @@ export async function unsubscribe(payload: Payload, id: string, token: string): 
 
 /**
  * Erases every subscription still waiting for confirmation after its link expired (the address
- * someone typed is not kept for ever); returns how many. Run by the sweeps (src/email/sweeps.ts).
+ * someone typed is not kept for ever); returns how many. Run by the sweeps (src/email/sweeps.ts, named in payload.config.ts).
  */
 export async function deleteExpiredSubscriptions(payload: Payload, now = new Date()): Promise<number> {
   const createdBefore = new Date(now.getTime() - CONFIRMATION_HOURS * 3_600_000).toISOString()

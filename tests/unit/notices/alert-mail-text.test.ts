@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { ALERT_MAIL_TEXT, subjectSafe } from '@/collections/AlertSubscriptions/mailText'
+import { ALERT_MAIL_TEXT, subjectSafe } from '@/notices/shared/mailText'
 
 describe('alert mail text', () => {
   it('keeps control characters and length out of subjects', () => {

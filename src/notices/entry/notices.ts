@@ -9,8 +9,8 @@ import { env } from '@/env'
 import type { AlertNotice, AlertSubscription, MapLayer, SiteSetting } from '@/payload-types'
 import { readGlobal, siteTitle } from '@/site/globals'
 
-import { ALERT_MAIL_TEXT, type NoticeLine } from '../mailText'
-import { unsubscribeHeaders, unsubscribeLinks } from '../subscriptions'
+import { ALERT_MAIL_TEXT, type NoticeLine } from '@/notices/shared/mailText'
+import { unsubscribeHeaders, unsubscribeLinks } from './subscriptions'
 
 /**
  * Alert notices, from a fresh load to the mail queue:
