@@ -43,7 +43,8 @@ const COMPOSITION_ROOT_IMPORTERS = [
 ]
 
 const ROOT = import.meta.dirname
-const BROWSER_SAFE_FOLDER = 'src/layers/shared/'
+/** Browser code by place: the layer wing's shared contracts and its client (the dashboard store, the map's hooks). */
+const BROWSER_SAFE_FOLDERS = ['src/layers/shared/', 'src/layers/client/']
 
 /** The project file an import names ('@/…', '@payload-config' or relative), as a root-relative path; null for a package. */
 function projectFileOf(specifier, importer) {
@@ -66,14 +67,14 @@ function serverOnlyReason(specifier, importer) {
 const browserSafe = {
   meta: {
     type: 'problem',
-    docs: { description: "Files that start with 'use client', and src/layers/shared, import no server code" },
+    docs: { description: "Files that start with 'use client', and src/layers/shared and src/layers/client, import no server code" },
     schema: [],
   },
   create(context) {
     const importer = context.physicalFilename
     const relative = path.relative(ROOT, importer).split(path.sep).join('/')
     const isClient = context.sourceCode.ast.body.some((statement) => statement.directive === 'use client')
-    if (!isClient && !relative.startsWith(BROWSER_SAFE_FOLDER)) return {}
+    if (!isClient && !BROWSER_SAFE_FOLDERS.some((folder) => relative.startsWith(folder))) return {}
     const check = (node) => {
       const specifier = node.source?.value
       if (typeof specifier !== 'string') return
@@ -81,7 +82,7 @@ const browserSafe = {
       if (!reason) return
       context.report({
         node: node.source,
-        message: `browser-safe code ('use client' files and ${BROWSER_SAFE_FOLDER}) imports no server code: '${specifier}' is ${reason}. Move what the browser needs into src/layers/shared, or hand it down from a server component.`,
+        message: `browser-safe code ('use client' files, ${BROWSER_SAFE_FOLDERS.join(', ')}) imports no server code: '${specifier}' is ${reason}. Move what the browser needs into src/layers/shared, or hand it down from a server component.`,
       })
     }
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check }

@@ -10,7 +10,7 @@ import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib'
 
 import { TILE_MAX_ZOOM, TILE_SOURCE_LAYER } from '../src/layers/shared/tileFeatures'
 import type { Feature } from '../src/ngsi'
-import { boxOfFeatures, FIT_OPTIONS, fittable, unionOf } from '../src/blocks/MapView/bounds'
+import { boxOfFeatures, FIT_OPTIONS, fittable, unionOf } from '@/layers/client/map/bounds'
 import { offlineStyle } from '../src/map/style'
 
 export type MapFloorOptions = {

@@ -3,12 +3,13 @@
 import { useTranslations } from 'next-intl'
 import { useEffect, useRef, useState } from 'react'
 
-import { availableFeatures, useDashboard, useLayersData } from '@/components/dashboard/DashboardProvider'
+import { useDashboard, useLayersData } from '@/layers/client/DashboardProvider'
+import { availableFeatures } from '@/layers/client/layerState'
 import { bySeverity, isAtLeast } from '@/alerts/levels'
 import { alertsOf } from '@/layers/shared/alerts'
 import { cityOfRead } from '@/layers/shared/city'
 import { featureWithId } from '@/layers/shared/format'
-import { mapFor, useMappedLayers } from '@/blocks/MapView/mapRegistry'
+import { mapFor, useMappedLayers } from '@/layers/client/map/mapRegistry'
 import type { AlertsPanelBlock as AlertsPanelBlockData } from '@/payload-types'
 
 /** The alerts that fire now on the block's layers (rules evaluated on the server), most severe first. */

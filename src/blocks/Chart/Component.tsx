@@ -1,6 +1,6 @@
 'use client'
 
-import { usePageCity, useReaderSettings } from '@/components/dashboard/DashboardProvider'
+import { usePageCity, useReaderSettings } from '@/layers/client/DashboardProvider'
 import { HistoryChart } from '@/components/history/HistoryChart'
 import type { HistoryAggregation, HistoryWindow } from '@/layers/shared/history'
 import type { ChartBlock as ChartBlockData } from '@/payload-types'

@@ -2,7 +2,8 @@
 
 import { useTranslations } from 'next-intl'
 
-import { availableFeatures, layerUrl, totalOf, useDashboard, useLayersData, usePageReader, usePresentation } from '@/components/dashboard/DashboardProvider'
+import { useDashboard, useLayersData, usePageReader, usePresentation } from '@/layers/client/DashboardProvider'
+import { availableFeatures, layerUrl, totalOf } from '@/layers/client/layerState'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { fileName } from '@/components/dashboard/download'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'

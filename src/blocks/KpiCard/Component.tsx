@@ -3,7 +3,8 @@
 import { useTranslations } from 'next-intl'
 import { useMemo } from 'react'
 
-import { hasWholeSet, useDashboard, useLayersData, usePresentation } from '@/components/dashboard/DashboardProvider'
+import { useDashboard, useLayersData, usePresentation } from '@/layers/client/DashboardProvider'
+import { hasWholeSet } from '@/layers/client/layerState'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { useHistory } from '@/components/history/HistoryChart'
 import { featureName } from '@/layers/shared/format'

@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 
 import type { GeocodeResult } from '@/upstreams'
 
-import { type Box, boxParameter } from './bounds'
+import { type Box, boxParameter } from '@/layers/client/map/bounds'
 
 type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'results'; results: GeocodeResult[] } | { kind: 'error'; message: string }
 

@@ -3,7 +3,8 @@
 import { useTranslations } from 'next-intl'
 import { type ComponentType, type RefObject, useEffect, useMemo, useRef, useState } from 'react'
 
-import { availableFeatures, type BlockLayerState, totalOf, useDashboard, useLayersData, usePageReader, usePresentation } from '@/components/dashboard/DashboardProvider'
+import { useDashboard, useLayersData, usePageReader, usePresentation } from '@/layers/client/DashboardProvider'
+import { availableFeatures, type BlockLayerState, totalOf } from '@/layers/client/layerState'
 import { DataStatus } from '@/components/dashboard/DataStatus'
 import { FeatureTable } from '@/components/dashboard/FeatureTable'
 import { loadMapLibre } from '@/map/loadMapLibre'
@@ -12,12 +13,14 @@ import type { Feature } from '@/ngsi'
 import type { MapViewBlock as MapViewBlockData } from '@/payload-types'
 
 import { AddressSearch } from './AddressSearch'
-import { boxOfFeatures, cityArea, unionOf } from './bounds'
-import { ALERT_COLOURS } from './colours'
-import type { FoundPlace, Props as MapCanvasProps } from './MapCanvas'
-import { preferMap, registerMap } from './mapRegistry'
+import { boxOfFeatures, cityArea, unionOf } from '@/layers/client/map/bounds'
+import { ALERT_COLOURS } from '@/layers/client/map/colours'
+import type { FoundPlace } from '@/layers/client/map/types'
+
+import type { Props as MapCanvasProps } from './MapCanvas'
+import { preferMap, registerMap } from '@/layers/client/map/mapRegistry'
 import { MarkerSymbol } from './MarkerSymbol'
-import { probeableStyle, probeStyle } from './styleProbe'
+import { probeableStyle, probeStyle } from '@/layers/client/map/styleProbe'
 
 // Not in the page's first load (next/dynamic would be: App Router preloads its chunks); the page
 // prefetches its files and MapLibre's at idle priority instead (MapCodePrefetch), and both are

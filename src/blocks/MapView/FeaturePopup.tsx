@@ -3,7 +3,7 @@
 import { useTranslations } from 'next-intl'
 import { useEffect, useState } from 'react'
 
-import { usePresentation } from '@/components/dashboard/DashboardProvider'
+import { usePresentation } from '@/layers/client/DashboardProvider'
 import { EntityHistory } from '@/components/history/EntityHistory'
 import { featureName, observedAgo } from '@/layers/shared/format'
 import type { DashboardLayer } from '@/layers/shared/types'

@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from 'next-intl'
 import { useEffect, useState } from 'react'
 
-import { usePageCity, useReaderSettings } from '@/components/dashboard/DashboardProvider'
+import { usePageCity, useReaderSettings } from '@/layers/client/DashboardProvider'
 import { formatDateTimeWithZone } from '@/i18n/format'
 import type { WeatherReport } from '@/upstreams'
 

@@ -5,7 +5,7 @@ import { useLocale, useTranslations } from 'next-intl'
 import { usePathname, useRouter } from '@/i18n/navigation'
 import { isLocale } from '@/i18n/locales'
 
-import { useDashboard } from './DashboardProvider'
+import { useDashboard } from '@/layers/client/DashboardProvider'
 
 /**
  * The site's cities (when it lists more than one); the choice goes into the URL (?city=). A reader

@@ -4,7 +4,8 @@ import { useTranslations } from 'next-intl'
 
 import { formatClock } from '@/i18n/format'
 
-import { type LayerState, useDashboard, useReaderSettings } from './DashboardProvider'
+import { useDashboard, useReaderSettings } from '@/layers/client/DashboardProvider'
+import { type LayerState } from '@/layers/client/layerState'
 
 /** The `<when>` of a status message: a time of day in the reader's locale and the city's time zone. */
 function timeTag(iso: string) {

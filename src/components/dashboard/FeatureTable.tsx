@@ -9,7 +9,7 @@ import type { Presentation } from '@/layers/shared/presentation'
 import { sortFeatures } from '@/layers/shared/sorting'
 import type { Feature } from '@/ngsi'
 
-import type { TableSort } from './DashboardProvider'
+import type { TableSort } from '@/layers/client/layerReads'
 
 type Props = {
   caption: string

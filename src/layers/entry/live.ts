@@ -12,7 +12,7 @@ import { z } from 'zod'
 import { canReadLayer, layerReaderOf } from '@/access'
 import { env } from '@/env'
 import { channelOf, type BusMessage } from '@/layers/server/live'
-import { changeOf, type LiveEvent, modeChangeOf, tilesChangeOf } from '@/layers/shared/liveEvents'
+import { changeOf, type LiveEvent, type LiveReset, modeChangeOf, readyOf, tilesChangeOf } from '@/layers/shared/liveEvents'
 import type { LiveLayers } from '@/layers/server/liveLayers'
 import { liveTargets, type LiveTarget } from '@/layers/server/liveSubscriptions'
 import { notificationSchema } from '@/ngsi'
@@ -294,8 +294,8 @@ export const liveStream: PagesHandler = servedDirectly('/api/live', async functi
   }
   const modes = Object.fromEntries(await Promise.all(layers.map(async ({ layer, tenant }) => [String(layer.id), await service.modeOf(layer.id, tenant)] as const)))
   if (closed) return
-  send('ready', { layers: Object.fromEntries([...versions].map(([layer, version]) => [layer, { version, ...modes[layer] }])) }, true)
-  if (reset.length > 0) send('reset', { layers: reset })
+  send('ready', readyOf(versions, modes), true)
+  if (reset.length > 0) send('reset', { layers: reset } satisfies LiveReset)
   for (const event of missed) {
     const layerId = String(event.layerId)
     if (reset.includes(layerId)) continue

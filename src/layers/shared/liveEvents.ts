@@ -35,11 +35,24 @@ export type LiveTilesChange = { layer: string; version: number; at: string }
 /** The SSE `mode` event's data. */
 export type LiveModeChange = { layer: string; mode: LiveModeEvent['mode']; brokerDownSince?: string }
 
+/** How a layer is kept current now: pushed (`live`) or polled, and since when the broker does not answer. */
+export type LiveMode = Pick<LiveModeEvent, 'mode' | 'brokerDownSince'>
+
+/** The SSE `ready` event's data: each layer's version and mode when the stream opens. */
+export type LiveReady = { layers: Record<string, LiveMode & { version: number }> }
+
+/** The SSE `reset` event's data: layers whose missed changes the server no longer holds (fetch them again). */
+export type LiveReset = { layers: string[] }
+
+export const readyOf = (versions: Map<string, number>, modes: Record<string, LiveMode>): LiveReady => ({
+  layers: Object.fromEntries([...versions].map(([layer, version]) => [layer, { version, ...modes[layer]! }])),
+})
+
 export const changeOf = (event: LiveEvent): LiveChange => ({ layer: event.layerId, version: event.version, at: event.at, upserted: event.upserted, removed: event.removed })
 
 export const tilesChangeOf = (event: LiveEvent): LiveTilesChange => ({ layer: event.layerId, version: event.version, at: event.at })
 
-export const modeChangeOf = (layer: string, { mode, brokerDownSince }: Pick<LiveModeEvent, 'mode' | 'brokerDownSince'>): LiveModeChange => ({
+export const modeChangeOf = (layer: string, { mode, brokerDownSince }: LiveMode): LiveModeChange => ({
   layer,
   mode,
   ...(brokerDownSince && { brokerDownSince }),

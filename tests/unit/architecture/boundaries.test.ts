@@ -43,6 +43,8 @@ describe('lint refuses an import across a floor', () => {
     ['src/layers/shared/__fixture__.ts', "import { HttpError } from '@/server/errors'"],
     ['src/layers/shared/__fixture__.ts', "import { featureBatches } from '../server/body'"],
     ['src/layers/shared/__fixture__.ts', "import { gzipSync } from 'node:zlib'"],
+    ['src/layers/client/__fixture__.ts', "import { layerFeatures } from '@/layers/entry/services'"],
+    ['src/layers/client/map/__fixture__.ts', "import { readFileSync } from 'node:fs'"],
     ['src/components/__Fixture__.tsx', "'use client'; import { findPage } from '@/site/queries'"],
     ['src/blocks/MapView/__Fixture__.tsx', "'use client'; import { loadDashboard } from '@/layers/entry/dashboard'"],
     ['src/collections/Users/components/__Fixture__.tsx', "'use client'; import { readFileSync } from 'fs'"],

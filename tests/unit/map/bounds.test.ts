@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { boxOfFeatures, boxParameter, cityArea, CITY_RADIUS_DEGREES, fittable, MAX_AREA_DEGREES, unionOf } from '@/blocks/MapView/bounds'
-import { mapFor, preferMap, registerMap } from '@/blocks/MapView/mapRegistry'
+import { boxOfFeatures, boxParameter, cityArea, CITY_RADIUS_DEGREES, fittable, MAX_AREA_DEGREES, unionOf } from '@/layers/client/map/bounds'
+import { mapFor, preferMap, registerMap } from '@/layers/client/map/mapRegistry'
 import type { Feature } from '@/ngsi'
 import { bboxSchema, insideBbox } from '@/upstreams'
 
