@@ -93,7 +93,8 @@ const storedLayers = new LRUCache<string, { layer: MapLayer | null }>({ max: 500
 async function storedLayer(payload: Payload, layerId: string): Promise<MapLayer | null> {
   const known = storedLayers.get(layerId)
   if (known) return known.layer
-  const layer = await payload.findByID({ collection: 'map-layers', id: layerId, depth: 0, overrideAccess: true }).catch(() => null)
+  const { docs } = await payload.find({ collection: 'map-layers', where: { id: { equals: layerId } }, limit: 1, depth: 0, pagination: false, overrideAccess: true })
+  const layer = docs[0] ?? null
   storedLayers.set(layerId, { layer })
   return layer
 }
@@ -114,8 +115,9 @@ export function liveLayers(payloadOf: () => Promise<Payload>): LiveLayers {
     },
     // Read fresh: a layer republished a moment ago keeps its subscriptions.
     layerWanted: async (layerId, watched) => {
-      const layer = await (await all.payloadOf!()).findByID({ collection: 'map-layers', id: layerId, depth: 0, overrideAccess: true, select: { public: true } }).catch(() => null)
-      return Boolean(layer && (layer.public || watched))
+      const payload = await all.payloadOf!()
+      const { docs } = await payload.find({ collection: 'map-layers', where: { id: { equals: layerId } }, limit: 1, depth: 0, pagination: false, overrideAccess: true, select: { public: true } })
+      return Boolean(docs[0] && (docs[0].public || watched))
     },
   }))
 }

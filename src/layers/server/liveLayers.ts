@@ -184,7 +184,11 @@ export class LiveLayers {
       this.options.logger?.warn('live: the subscription registry was lost (Redis restarted empty?); reconciling with the broker')
       await reconcile()
     }
-    for (const record of await this.renewAndCheck()) await this.publishModeOf(record)
+    const changed = await this.renewAndCheck()
+    // The broker may have stopped answering meanwhile, and the probe told every page so: a mode
+    // sent now says so too, or it would take the pages' "broker not answering" back.
+    const downSince = await this.options.subscriptions.brokerDownSince()
+    for (const record of changed) await this.publishModeOf(record, downSince)
     return true
   }
 

@@ -11,6 +11,9 @@ import { probeableStyle, probedStyle, probeStyle } from './styleProbe'
 /** Why the bundled basemap shows instead of the chosen one. */
 type Fallback = 'timeout' | 'error'
 
+/** Why the map shows the bundled basemap: it was chosen (`configured`), or the chosen one failed. */
+export type BasemapFallback = Fallback | 'configured'
+
 /**
  * The style to draw: the chosen basemap until it fails or has not drawn a tile within
  * BASEMAP_TIMEOUT_MS, then the bundled Natural Earth one (data layers are re-added by react-map-gl).
@@ -19,7 +22,7 @@ export function useBasemap(basemap: Basemap) {
   const [remote, setRemote] = useState<string | StyleSpecification | undefined>(() => (basemap.kind === 'online' ? basemap.style : undefined))
   const probed = probeableStyle(basemap)
   // A style already known to be out of reach is never tried: the map starts on the bundled basemap.
-  const [fallback, setFallback] = useState<Fallback | 'configured' | undefined>(() =>
+  const [fallback, setFallback] = useState<BasemapFallback | undefined>(() =>
     basemap.kind === 'offline' ? 'configured' : probed && probedStyle(probed) === false ? 'error' : undefined,
   )
   const drawn = useRef(false)

@@ -1,8 +1,8 @@
 'use client'
 import { useLocale, useTranslations } from 'next-intl'
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 
-type Outcome = { kind: 'sent' | 'error'; message: string }
+import { fieldText, useFormSubmit } from '@/components/useFormSubmit'
 
 /**
  * "Report an accessibility problem": POSTs to /api/accessibility/feedback. The hidden `website`
@@ -13,42 +13,24 @@ export function AccessibilityFeedbackForm() {
   const t = useTranslations('accessibilityForm')
   const locale = useLocale()
   const openedAt = useRef(0)
-  const [sending, setSending] = useState(false)
-  const [outcome, setOutcome] = useState<Outcome | null>(null)
   useEffect(() => {
     openedAt.current = Date.now()
   }, [])
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    const form = event.currentTarget
-    const data = new FormData(form)
-    const field = (name: string) => String(data.get(name) ?? '').trim()
-    setSending(true)
-    setOutcome(null)
-    try {
-      const response = await fetch('/api/accessibility/feedback', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          description: field('description'),
-          ...(field('pageUrl') ? { pageUrl: field('pageUrl') } : {}),
-          ...(field('email') ? { email: field('email') } : {}),
-          locale,
-          website: String(data.get('website') ?? ''),
-          elapsedMs: Math.max(0, Date.now() - (openedAt.current || Date.now())),
-        }),
-      })
-      const body = (await response.json().catch(() => ({}))) as { error?: string }
-      if (!response.ok) throw new Error(body.error ?? t('failed', { status: response.status }))
-      form.reset()
-      setOutcome({ kind: 'sent', message: t('sent') })
-    } catch (error) {
-      setOutcome({ kind: 'error', message: error instanceof Error ? error.message : t('failed', { status: 0 }) })
-    } finally {
-      setSending(false)
-    }
-  }
+  const { submit, sending, outcome } = useFormSubmit({
+    url: '/api/accessibility/feedback',
+    body: (data) => ({
+      description: fieldText(data, 'description'),
+      ...(fieldText(data, 'pageUrl') ? { pageUrl: fieldText(data, 'pageUrl') } : {}),
+      ...(fieldText(data, 'email') ? { email: fieldText(data, 'email') } : {}),
+      locale,
+      website: String(data.get('website') ?? ''),
+      elapsedMs: Math.max(0, Date.now() - (openedAt.current || Date.now())),
+    }),
+    sent: () => t('sent'),
+    failed: (status) => t('failed', { status: status ?? 0 }),
+    resetWhenSent: true,
+  })
 
   return (
     <form onSubmit={submit} className="cta-block feedback-form" aria-labelledby="feedback-form-heading">

@@ -1,12 +1,12 @@
 'use client'
 import { useLocale, useTranslations } from 'next-intl'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 
+import { fieldText, useFormSubmit } from '@/components/useFormSubmit'
 import { formatHour } from '@/i18n/format'
 
 type Layer = { id: string; name: string; fixedCity?: string }
 type City = { name: string; tenant: string }
-type Outcome = { kind: 'sent' | 'error'; message: string }
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour)
 const field = { font: 'inherit', minHeight: 44 } as const
@@ -15,53 +15,28 @@ const field = { font: 'inherit', minHeight: 44 } as const
 export function SubscribeForm({ layers, cities, initialLayer, initialCity }: { layers: Layer[]; cities: City[]; initialLayer?: string; initialCity?: string }) {
   const [layerId, setLayerId] = useState(initialLayer)
   const [quiet, setQuiet] = useState(false)
-  const [sending, setSending] = useState(false)
-  const [outcome, setOutcome] = useState<Outcome | null>(null)
   const t = useTranslations('forms.subscribe')
   const locale = useLocale()
   const hourLabel = (hour: number) => formatHour(hour, locale)
   const layer = layers.find((candidate) => candidate.id === layerId)
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    const form = event.currentTarget
-    const data = new FormData(form)
-    const city = String(data.get('city') ?? '')
-    setSending(true)
-    setOutcome(null)
-    try {
-      const response = await fetch('/api/alerts/subscribe', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          email: String(data.get('email') ?? ''),
-          layer: String(data.get('layer') ?? ''),
-          ...(city && !layer?.fixedCity ? { city } : {}),
-          minimumLevel: String(data.get('level') ?? 'warning'),
-          ...(quiet
-            ? {
-                quietHours: {
-                  from: Number(data.get('quietFrom')),
-                  until: Number(data.get('quietUntil')),
-                  // The reader's own clock: quiet hours are theirs.
-                  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
-                },
-              }
-            : {}),
-        }),
-      })
-      const body = (await response.json().catch(() => ({}))) as { message?: string; error?: string }
-      // A refusal is said in the server's words (the API's, in English) when it gives some.
-      if (!response.ok) throw new Error(body.error ?? t('failedStatus', { status: response.status }))
-      // The server's answer is the same for every address (SUBSCRIBE_ANSWER): said in the reader's language.
-      setOutcome({ kind: 'sent', message: t('sent') })
-    } catch (error) {
-      // A fetch that found no server has the browser's words: ours instead.
-      setOutcome({ kind: 'error', message: error instanceof Error && !(error instanceof TypeError) ? error.message : t('failed') })
-    } finally {
-      setSending(false)
-    }
-  }
+  const { submit, sending, outcome } = useFormSubmit({
+    url: '/api/alerts/subscribe',
+    body: (data) => {
+      const city = fieldText(data, 'city')
+      return {
+        email: fieldText(data, 'email'),
+        layer: fieldText(data, 'layer'),
+        ...(city && !layer?.fixedCity ? { city } : {}),
+        minimumLevel: fieldText(data, 'level') || 'warning',
+        // The reader's own clock: quiet hours are theirs.
+        ...(quiet && { quietHours: { from: Number(data.get('quietFrom')), until: Number(data.get('quietUntil')), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' } }),
+      }
+    },
+    // The server's answer is the same for every address (SUBSCRIBE_ANSWER): said in the reader's language.
+    sent: () => t('sent'),
+    failed: (status) => (status ? t('failedStatus', { status }) : t('failed')),
+  })
 
   return (
     <form onSubmit={submit} className="cta-block" aria-label={t('formLabel')}>
