@@ -56,39 +56,96 @@ const MAX_LINKED_PAGES = 10_000
 
 const idOf = (item: unknown): unknown => (item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined)
 
-export async function streamPages(options: StreamOptions): Promise<Streamed> {
-  const { cap } = options
+/** One read of a result set: the page size as the broker accepts it, the ids seen, the requests in flight. */
+class PageStream {
   // One controller for the whole read: a fatal page error or the caller's abort cancels every in-flight page.
-  const controller = new AbortController()
-  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
-  let pageSize = Math.max(1, Math.min(options.pageSize, cap))
-  const learn = (size: number) => {
-    if (size >= pageSize) return
-    pageSize = Math.max(1, size)
-    options.onPageSize?.(pageSize)
+  private readonly controller = new AbortController()
+  private readonly signal: AbortSignal
+  private pageSize: number
+  // Ids only (not the items): de-duplication without holding the result set.
+  private readonly seen = new Set<string>()
+
+  constructor(private readonly options: StreamOptions) {
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal
+    this.pageSize = Math.max(1, Math.min(options.pageSize, options.cap))
   }
 
-  // Ids only (not the items): de-duplication without holding the result set.
-  const seen = new Set<string>()
-  const deliver = async (items: unknown[]) => {
+  async read(): Promise<Streamed> {
+    try {
+      const { page: first } = await this.loadShrinking(0, this.pageSize, true)
+      const total = first.total
+      const firstCount = await this.deliverPage(first)
+      // pageSize is now the size the broker accepted; a shorter first page means it caps pages silently.
+      if (total !== undefined && firstCount > 0 && firstCount < Math.min(this.pageSize, total)) this.learn(firstCount)
+      const more = first.next ? await this.followLinks(first.next) : total !== undefined ? await this.loadCounted(firstCount, total) : await this.stepOffsets(firstCount)
+      const { cap } = this.options
+      return { count: this.seen.size, total, truncated: this.seen.size >= cap && (more || (total !== undefined && total > cap)) }
+    } catch (error) {
+      this.controller.abort(error)
+      // The caller's abort wins over whatever a cancelled page reported.
+      this.options.signal?.throwIfAborted()
+      throw error
+    }
+  }
+
+  /** Scorpio and Stellio: `Link rel="next"` from page to page; whether pages were left unread. */
+  private async followLinks(firstNext: string): Promise<boolean> {
+    const visited = new Set<string>()
+    let next: string | undefined = firstNext
+    while (next && this.seen.size < this.options.cap && !visited.has(next) && visited.size < MAX_LINKED_PAGES) {
+      visited.add(next)
+      const page = await this.options.load(next, this.signal)
+      next = (await this.deliverPage(page)) > 0 ? page.next : undefined
+    }
+    return next !== undefined
+  }
+
+  /** Orion-LD: a count, so the remaining ranges are fetched in parallel. */
+  private async loadCounted(firstCount: number, total: number): Promise<boolean> {
+    const end = Math.min(total, this.options.cap)
+    const ranges: [number, number][] = []
+    for (let offset = firstCount; offset < end; offset += this.pageSize) ranges.push([offset, Math.min(this.pageSize, end - offset)])
+    await this.loadInOrder(ranges)
+    return false
+  }
+
+  /** Neither count nor links: step the offset until a short page; whether it stopped at the cap with pages left. */
+  private async stepOffsets(firstCount: number): Promise<boolean> {
+    let offset = firstCount
+    let full = firstCount >= this.pageSize
+    while (full && this.seen.size < this.options.cap) {
+      const received = await this.deliverPage((await this.loadShrinking(offset, this.pageSize, false)).page)
+      offset += received
+      full = received > 0 && received >= this.pageSize
+    }
+    return full
+  }
+
+  private learn(size: number) {
+    if (size >= this.pageSize) return
+    this.pageSize = Math.max(1, size)
+    this.options.onPageSize?.(this.pageSize)
+  }
+
+  private async deliver(items: unknown[]) {
     const fresh: unknown[] = []
     for (const item of items) {
-      if (seen.size >= cap) break
+      if (this.seen.size >= this.options.cap) break
       const id = idOf(item)
-      if (typeof id === 'string' && !seen.has(id)) {
-        seen.add(id)
+      if (typeof id === 'string' && !this.seen.has(id)) {
+        this.seen.add(id)
         fresh.push(item)
       }
     }
-    if (fresh.length > 0) await options.onItems(fresh)
+    if (fresh.length > 0) await this.options.onItems(fresh)
   }
 
   /** Hands on a page's batches; the number of items it held. */
-  const deliverPage = async (page: Page): Promise<number> => {
+  private async deliverPage(page: Page): Promise<number> {
     let received = 0
     for (const batch of page.batches()) {
       received += batch.length
-      await deliver(batch)
+      await this.deliver(batch)
     }
     return received
   }
@@ -97,27 +154,27 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
    * One request; a too-many-results answer shrinks the page size (kept for later pages) and tries
    * again. Returns the page and the limit it was asked with.
    */
-  const loadShrinking = async (offset: number, limit: number, count: boolean): Promise<{ page: Page; sent: number }> => {
+  private async loadShrinking(offset: number, limit: number, count: boolean): Promise<{ page: Page; sent: number }> {
     for (;;) {
-      const sent = Math.min(limit, pageSize)
+      const sent = Math.min(limit, this.pageSize)
       try {
-        return { page: await options.load(options.pageUrl(offset, sent, count), signal), sent }
+        return { page: await this.options.load(this.options.pageUrl(offset, sent, count), this.signal), sent }
       } catch (error) {
-        if (!(error instanceof NgsiError) || error.kind !== 'too-many-results' || pageSize <= 1) throw error
+        if (!(error instanceof NgsiError) || error.kind !== 'too-many-results' || this.pageSize <= 1) throw error
         // A parallel request may have shrunk it already; a stated maximum is taken at its word.
         const stated = error.maxPageSize !== undefined && error.maxPageSize < sent ? error.maxPageSize : undefined
-        learn(Math.min(pageSize, stated ?? Math.floor(sent / 2)))
+        this.learn(Math.min(this.pageSize, stated ?? Math.floor(sent / 2)))
       }
     }
   }
 
   /** Covers [offset, offset + length): one page, or several if the page size had to shrink. */
-  const loadRange = async (offset: number, length: number): Promise<Page[]> => {
+  private async loadRange(offset: number, length: number): Promise<Page[]> {
     const pages: Page[] = []
     let covered = 0
     while (covered < length) {
       const wanted = length - covered
-      const { page, sent } = await loadShrinking(offset + covered, wanted, false)
+      const { page, sent } = await this.loadShrinking(offset + covered, wanted, false)
       // Asked for the whole rest: its items can wait for their turn.
       if (sent >= wanted) {
         pages.push(page)
@@ -136,18 +193,18 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
    * Ranges fetched `concurrency` at a time and delivered in order: a page that arrives early waits
    * for the ones before it, and no new request starts while `concurrency` pages wait or load.
    */
-  const loadInOrder = async (ranges: [offset: number, length: number][]) => {
+  private async loadInOrder(ranges: [offset: number, length: number][]) {
     const window: Promise<Page[]>[] = []
     let next = 0
     let firstFailure: { error: unknown } | undefined
     const fill = () => {
-      while (window.length < options.concurrency && next < ranges.length) {
+      while (window.length < this.options.concurrency && next < ranges.length) {
         const [offset, length] = ranges[next++]
-        const pending = loadRange(offset, length)
+        const pending = this.loadRange(offset, length)
         // Any failure cancels the pages in flight at once, not when its turn comes.
         pending.catch((error: unknown) => {
           firstFailure ??= { error }
-          controller.abort(error)
+          this.controller.abort(error)
         })
         window.push(pending)
       }
@@ -159,52 +216,13 @@ export async function streamPages(options: StreamOptions): Promise<Streamed> {
         throw firstFailure ? firstFailure.error : error
       })
       fill()
-      for (const page of pages) await deliverPage(page)
+      for (const page of pages) await this.deliverPage(page)
     }
-  }
-
-  try {
-    const { page: first } = await loadShrinking(0, pageSize, true)
-    const total = first.total
-    const firstCount = await deliverPage(first)
-    // pageSize is now the size the broker accepted; a shorter first page means it caps pages silently.
-    if (total !== undefined && firstCount > 0 && firstCount < Math.min(pageSize, total)) learn(firstCount)
-    let more: boolean
-
-    if (first.next) {
-      const visited = new Set<string>()
-      let next: string | undefined = first.next
-      while (next && seen.size < cap && !visited.has(next) && visited.size < MAX_LINKED_PAGES) {
-        visited.add(next)
-        const page = await options.load(next, signal)
-        next = (await deliverPage(page)) > 0 ? page.next : undefined
-      }
-      more = next !== undefined
-    } else if (total !== undefined) {
-      const end = Math.min(total, cap)
-      const ranges: [number, number][] = []
-      for (let offset = firstCount; offset < end; offset += pageSize) ranges.push([offset, Math.min(pageSize, end - offset)])
-      await loadInOrder(ranges)
-      more = false
-    } else {
-      // Neither count nor links: step the offset until a short page.
-      let offset = firstCount
-      let full = firstCount >= pageSize
-      while (full && seen.size < cap) {
-        const received = await deliverPage((await loadShrinking(offset, pageSize, false)).page)
-        offset += received
-        full = received > 0 && received >= pageSize
-      }
-      more = full
-    }
-    return { count: seen.size, total, truncated: seen.size >= cap && (more || (total !== undefined && total > cap)) }
-  } catch (error) {
-    controller.abort(error)
-    // The caller's abort wins over whatever a cancelled page reported.
-    options.signal?.throwIfAborted()
-    throw error
   }
 }
+
+/** Every page of a result set, handed on in order (see the top of this file). */
+export const streamPages = (options: StreamOptions): Promise<Streamed> => new PageStream(options).read()
 
 /** The whole result set in memory (small queries); large ones stream with `streamPages`. */
 export async function collectPages(options: PagingOptions): Promise<Collected> {

@@ -213,20 +213,14 @@ async function seedPage(payload: Payload, context: Context, slug: string, build:
   return page
 }
 
-/**
- * Demo content: three map layers, a dashboard home page, two posts, categories, header, footer, site
- * settings and an accessibility statement, in Spanish (the default locale), European Portuguese and English.
- * Seeds only an empty site, so running it again never overwrites an editor's work.
- */
-export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'skipped'> {
-  const { totalDocs } = await payload.count({ collection: 'pages', overrideAccess: true })
-  if (totalDocs > 0) return 'skipped'
-  const context = { disableRevalidate: true }
-  const es = SEED_TEXTS[DEFAULT_LOCALE]
+type SeedContext = { disableRevalidate: true }
 
+/** The demo categories in every locale; their ids by key. */
+async function seedCategories(payload: Payload, context: SeedContext) {
+  const es = SEED_TEXTS[DEFAULT_LOCALE]
   const categoryKeys = ['airQuality', 'cityServices'] as const
   const categorySlugs = { airQuality: 'air-quality', cityServices: 'city-services' }
-  const categories = Object.fromEntries(
+  return Object.fromEntries(
     await Promise.all(
       categoryKeys.map(async (key) => {
         const category = await payload.create({ collection: 'categories', context, locale: DEFAULT_LOCALE, data: { title: es.categories[key], slug: categorySlugs[key] } })
@@ -237,22 +231,11 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
       }),
     ),
   ) as Record<(typeof categoryKeys)[number], number>
+}
 
-  await payload.updateGlobal({
-    slug: 'site-settings',
-    context,
-    locale: DEFAULT_LOCALE,
-    data: { title: es.site.title, description: es.site.description, cities: DEMO_CITIES, mapStyle: { kind: 'auto' } },
-  })
-  for (const locale of OTHER_LOCALES) {
-    const t = SEED_TEXTS[locale]
-    await payload.updateGlobal({ slug: 'site-settings', context, locale, data: { title: t.site.title, description: t.site.description } })
-  }
-  const layers = await seedMapLayers(payload, context)
-
-  const home = await seedPage(payload, context, HOME_SLUG, (t) => homePage(t, layers))
-  const history = await seedPage(payload, context, 'history', (t) => historyPage(t, layers))
-
+/** The two demo posts, published in every locale. */
+async function seedPosts(payload: Payload, context: SeedContext, categories: Awaited<ReturnType<typeof seedCategories>>) {
+  const es = SEED_TEXTS[DEFAULT_LOCALE]
   const posts = [
     { key: 'sensors', slug: 'new-air-quality-sensors', categories: [categories.airQuality] },
     { key: 'publishing', slug: 'how-we-publish-city-data', categories: [categories.cityServices] },
@@ -278,6 +261,37 @@ export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'ski
       await payload.update({ collection: 'posts', id: created.id, context, locale, data: { ...postTexts(SEED_TEXTS[locale], post.key), _status: 'published' } })
     }
   }
+}
+
+/**
+ * Demo content: three map layers, a dashboard home page, two posts, categories, header, footer, site
+ * settings and an accessibility statement, in Spanish (the default locale), European Portuguese and English.
+ * Seeds only an empty site, so running it again never overwrites an editor's work.
+ */
+export async function seedDemoContent(payload: Payload): Promise<'seeded' | 'skipped'> {
+  const { totalDocs } = await payload.count({ collection: 'pages', overrideAccess: true })
+  if (totalDocs > 0) return 'skipped'
+  const context: SeedContext = { disableRevalidate: true }
+  const es = SEED_TEXTS[DEFAULT_LOCALE]
+
+  const categories = await seedCategories(payload, context)
+
+  await payload.updateGlobal({
+    slug: 'site-settings',
+    context,
+    locale: DEFAULT_LOCALE,
+    data: { title: es.site.title, description: es.site.description, cities: DEMO_CITIES, mapStyle: { kind: 'auto' } },
+  })
+  for (const locale of OTHER_LOCALES) {
+    const t = SEED_TEXTS[locale]
+    await payload.updateGlobal({ slug: 'site-settings', context, locale, data: { title: t.site.title, description: t.site.description } })
+  }
+  const layers = await seedMapLayers(payload, context)
+
+  const home = await seedPage(payload, context, HOME_SLUG, (t) => homePage(t, layers))
+  const history = await seedPage(payload, context, 'history', (t) => historyPage(t, layers))
+
+  await seedPosts(payload, context, categories)
 
   const headerFor = (t: SeedTexts) => ({
     navItems: [

@@ -75,24 +75,21 @@ function listSize(field: FieldNode, variables: Record<string, unknown>): number 
   return Number.isFinite(size) && size > 0 ? Math.min(size, MAX_LIMIT) : MAX_LIMIT
 }
 
-/**
- * Throws GraphqlDocumentRefused unless `source` parses within the token limit and its operations,
- * fragments expanded, stay within every limit; returns the cost of its costliest operation (what
- * a request spends of the caller's API read budget). Runs in time linear in the document.
- */
-export function checkGraphqlDocument(source: string, limits: GraphqlDocumentLimits = GRAPHQL_DOCUMENT_LIMITS, variables: unknown = {}): number {
-  const variableValues = variables && typeof variables === 'object' && !Array.isArray(variables) ? (variables as Record<string, unknown>) : {}
+/** The document's definitions, parsed within the character and token limits. */
+function parseWithin(source: string, limits: GraphqlDocumentLimits): readonly DefinitionNode[] {
   if (source.length > limits.characters) throw new GraphqlDocumentRefused(`The query is longer than ${limits.characters} characters`)
-  let definitions: readonly DefinitionNode[]
   try {
-    definitions = parse(source, { maxTokens: limits.tokens, noLocation: true }).definitions
+    return parse(source, { maxTokens: limits.tokens, noLocation: true }).definitions
   } catch (error) {
     if (error instanceof GraphQLError && /tokens/.test(error.message)) {
       throw new GraphqlDocumentRefused(`The query has more than ${limits.tokens} tokens`)
     }
     throw new GraphqlDocumentRefused(`The query does not parse: ${error instanceof GraphQLError ? error.message : 'syntax error'}`)
   }
+}
 
+/** The document's fragments by name, each defined once, and no more operations and fragments than allowed. */
+function fragmentsWithin(definitions: readonly DefinitionNode[], limits: GraphqlDocumentLimits): Map<string, FragmentDefinitionNode> {
   const fragments = new Map<string, FragmentDefinitionNode>()
   let operations = 0
   for (const definition of definitions) {
@@ -105,6 +102,18 @@ export function checkGraphqlDocument(source: string, limits: GraphqlDocumentLimi
   }
   if (operations > limits.operations) throw new GraphqlDocumentRefused(`The document has more than ${limits.operations} operations`)
   if (fragments.size > limits.fragments) throw new GraphqlDocumentRefused(`The document has more than ${limits.fragments} fragments`)
+  return fragments
+}
+
+/**
+ * Throws GraphqlDocumentRefused unless `source` parses within the token limit and its operations,
+ * fragments expanded, stay within every limit; returns the cost of its costliest operation (what
+ * a request spends of the caller's API read budget). Runs in time linear in the document.
+ */
+export function checkGraphqlDocument(source: string, limits: GraphqlDocumentLimits = GRAPHQL_DOCUMENT_LIMITS, variables: unknown = {}): number {
+  const variableValues = variables && typeof variables === 'object' && !Array.isArray(variables) ? (variables as Record<string, unknown>) : {}
+  const definitions = parseWithin(source, limits)
+  const fragments = fragmentsWithin(definitions, limits)
 
   const measured = new Map<string, Measure>()
   const inProgress = new Set<string>()

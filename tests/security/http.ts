@@ -9,20 +9,33 @@ export type Caller = 'anonymous' | Role
 /** The servers of this run (SQLite, and PostgreSQL + Redis when configured): cases run against each. */
 export const servers = (): SecurityServer[] => inject('securityServers')
 
-/** A request as `caller` would send it; JSON bodies are serialised, the Origin is the server's own. */
-export function call(server: SecurityServer, caller: Caller, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+/**
+ * A request as `caller` would send it; JSON bodies are serialised, the Origin is the server's own.
+ * A GET or HEAD that meets a kept-alive connection the server closed at that moment
+ * (ECONNRESET: its idle timeout, or an upload it refused before reading) is sent once more, as
+ * browsers do for idempotent requests; a server that is down still fails.
+ */
+export async function call(server: SecurityServer, caller: Caller, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const isJson = body !== undefined && !(body instanceof FormData) && typeof body !== 'string'
-  return fetch(`${server.baseUrl}${path}`, {
-    method,
-    redirect: 'manual',
-    headers: {
-      origin: server.baseUrl,
-      ...(caller === 'anonymous' ? {} : { authorization: `JWT ${server.tokens[caller]}` }),
-      ...(isJson ? { 'content-type': 'application/json' } : {}),
-      ...headers,
-    },
-    body: isJson ? JSON.stringify(body) : (body as BodyInit | undefined),
-  })
+  const send = () =>
+    fetch(`${server.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        origin: server.baseUrl,
+        ...(caller === 'anonymous' ? {} : { authorization: `JWT ${server.tokens[caller]}` }),
+        ...(isJson ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: isJson ? JSON.stringify(body) : (body as BodyInit | undefined),
+    })
+  try {
+    return await send()
+  } catch (error) {
+    const reset = (error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET'
+    if (!reset || !['GET', 'HEAD'].includes(method.toUpperCase())) throw error
+    return send()
+  }
 }
 
 /** Reads an error answer and checks it is the `{error}` shape with no stack trace in it. */

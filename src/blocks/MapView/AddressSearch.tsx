@@ -1,7 +1,7 @@
 'use client'
 
 import { useTranslations } from 'next-intl'
-import { useEffect, useId, useRef, useState } from 'react'
+import { type KeyboardEvent as ReactKeyboardEvent, useEffect, useEffectEvent, useId, useRef, useState } from 'react'
 
 import type { GeocodeResult } from '@/upstreams'
 
@@ -12,19 +12,12 @@ type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'results'; resu
 const DEBOUNCE_MS = 300
 
 /**
- * Address search over /api/geocode as an ARIA combobox: type, arrows move through the results,
- * Enter picks one, Escape closes. Only places inside `area` (the city's) are asked for. A pick
- * closes the list, which opens again only when the reader types. Labels from the geocoder are text, never HTML.
+ * Places matching what the reader typed inside `area`, asked for DEBOUNCE_MS after the last key;
+ * `answered` runs when an answer (or a refusal) came; `cancel` drops one still on its way.
  */
-export function AddressSearch({ area, onPick }: { area: Box; onPick: (result: GeocodeResult) => void }) {
+function useGeocoder(typed: string, area: Box, answered: () => void) {
   const t = useTranslations('map.search')
-  const id = useId()
-  // `query` is what the box shows; `typed` what the reader typed (a pick changes the first only).
-  const [query, setQuery] = useState('')
-  const [typed, setTyped] = useState('')
   const [status, setStatus] = useState<Status>({ kind: 'idle' })
-  const [open, setOpen] = useState(false)
-  const [active, setActive] = useState(-1)
   const request = useRef<AbortController | undefined>(undefined)
   // The area grows as the data arrives: read at each search, not a reason to search again.
   const bbox = boxParameter(area)
@@ -32,6 +25,7 @@ export function AddressSearch({ area, onPick }: { area: Box; onPick: (result: Ge
   useEffect(() => {
     bboxNow.current = bbox
   }, [bbox])
+  const onAnswered = useEffectEvent(answered)
 
   useEffect(() => {
     const text = typed.trim()
@@ -47,8 +41,7 @@ export function AddressSearch({ area, onPick }: { area: Box; onPick: (result: Ge
         if (controller.signal.aborted) return
         if (!response.ok || !body.results) setStatus({ kind: 'error', message: t('unavailable') })
         else setStatus({ kind: 'results', results: body.results })
-        setActive(-1)
-        setOpen(true)
+        onAnswered()
       } catch {
         if (!controller.signal.aborted) setStatus({ kind: 'error', message: t('failed') })
       }
@@ -56,12 +49,56 @@ export function AddressSearch({ area, onPick }: { area: Box; onPick: (result: Ge
     return () => clearTimeout(timer)
   }, [typed, t])
 
+  const cancel = () => {
+    request.current?.abort()
+    setStatus({ kind: 'idle' })
+  }
+  return { status, cancel }
+}
+
+type Combobox = { results: GeocodeResult[]; active: number; open: boolean; setOpen: (open: boolean) => void; setActive: (index: number) => void; pick: (result: GeocodeResult) => void }
+
+/** The combobox's keys: arrows move through the results, Enter picks, Escape closes. */
+function onComboboxKey(event: ReactKeyboardEvent, { results, active, open, setOpen, setActive, pick }: Combobox) {
+  if (event.key === 'ArrowDown' && results.length > 0) {
+    event.preventDefault()
+    setOpen(true)
+    setActive((active + 1) % results.length)
+  } else if (event.key === 'ArrowUp' && results.length > 0) {
+    event.preventDefault()
+    setOpen(true)
+    setActive(active <= 0 ? results.length - 1 : active - 1)
+  } else if (event.key === 'Enter' && open && results.length > 0) {
+    event.preventDefault()
+    pick(results[Math.max(active, 0)])
+  } else if (event.key === 'Escape') {
+    setOpen(false)
+  }
+}
+
+/**
+ * Address search over /api/geocode as an ARIA combobox: type, arrows move through the results,
+ * Enter picks one, Escape closes. Only places inside `area` (the city's) are asked for. A pick
+ * closes the list, which opens again only when the reader types. Labels from the geocoder are text, never HTML.
+ */
+export function AddressSearch({ area, onPick }: { area: Box; onPick: (result: GeocodeResult) => void }) {
+  const t = useTranslations('map.search')
+  const id = useId()
+  // `query` is what the box shows; `typed` what the reader typed (a pick changes the first only).
+  const [query, setQuery] = useState('')
+  const [typed, setTyped] = useState('')
+  const [open, setOpen] = useState(false)
+  const [active, setActive] = useState(-1)
+  const { status, cancel } = useGeocoder(typed, area, () => {
+    setActive(-1)
+    setOpen(true)
+  })
+
   const results = status.kind === 'results' ? status.results : []
   const pick = (result: GeocodeResult) => {
     // An answer still on its way must not open the list again.
-    request.current?.abort()
+    cancel()
     setQuery(result.label)
-    setStatus({ kind: 'idle' })
     setOpen(false)
     setActive(-1)
     onPick(result)
@@ -88,22 +125,7 @@ export function AddressSearch({ area, onPick }: { area: Box; onPick: (result: Ge
           setTyped(event.target.value)
           if (event.target.value.trim().length < 2) setOpen(false)
         }}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown' && results.length > 0) {
-            event.preventDefault()
-            setOpen(true)
-            setActive((active + 1) % results.length)
-          } else if (event.key === 'ArrowUp' && results.length > 0) {
-            event.preventDefault()
-            setOpen(true)
-            setActive(active <= 0 ? results.length - 1 : active - 1)
-          } else if (event.key === 'Enter' && open && results.length > 0) {
-            event.preventDefault()
-            pick(results[Math.max(active, 0)])
-          } else if (event.key === 'Escape') {
-            setOpen(false)
-          }
-        }}
+        onKeyDown={(event) => onComboboxKey(event, { results, active, open, setOpen, setActive, pick })}
       />
       <ul id={`${id}-list`} role="listbox" aria-label={t('results')} className="address-search__results" hidden={!open || results.length === 0}>
         {results.map((result, index) => (

@@ -86,49 +86,61 @@ export function FeatureTable({ caption, features, total = features.length, colum
               </tr>
             )}
             {rows.map((feature) => (
-              <tr key={String(feature.id)}>
-                <th scope="row">{featureName(feature)}</th>
-                {columns.map((column) => (
-                  <td key={column}>{presentation.formatValue(column, feature.properties[column], { withUnit: false })}</td>
-                ))}
-                {onShow && (
-                  <td>
-                    <button type="button" className="link-button" onClick={() => onShow(feature)}>
-                      {t('showOnMap')}
-                    </button>
-                  </td>
-                )}
-                {history && (
-                  <td>
-                    <EntityHistory
-                      layerId={history.layerId}
-                      feature={feature}
-                      attributes={columns}
-                      city={history.city || undefined}
-                      locale={presentation.settings.locale}
-                      timeZone={presentation.settings.timeZone}
-                    />
-                  </td>
-                )}
-              </tr>
+              <FeatureRow key={String(feature.id)} feature={feature} columns={columns} presentation={presentation} onShow={onShow} history={history} />
             ))}
           </tbody>
         </table>
       </div>
-      {pages > 1 && (
-        <nav className="pager" aria-label={t('pages', { caption })}>
-          <button type="button" onClick={() => setPage(current - 1)} disabled={current === 0}>
-            {t('previous')}
-          </button>
-          <span aria-live="polite">
-            {t('pageOf', { page: current + 1, pages, total })}
-          </span>
-          <button type="button" onClick={() => setPage(current + 1)} disabled={!(complete || readPage) || current >= pages - 1}>
-            {t('next')}
-          </button>
-        </nav>
-      )}
+      {pages > 1 && <Pager caption={caption} page={current} pages={pages} total={total} canGoOn={complete || Boolean(readPage)} onPage={setPage} />}
     </div>
+  )
+}
+
+/** One feature's row: its name, its values as text, and where asked its "Show on map" and history. */
+function FeatureRow({ feature, columns, presentation, onShow, history }: Pick<Props, 'presentation' | 'onShow' | 'history'> & { feature: Feature; columns: string[] }) {
+  const t = useTranslations('map.table')
+  return (
+    <tr>
+      <th scope="row">{featureName(feature)}</th>
+      {columns.map((column) => (
+        <td key={column}>{presentation.formatValue(column, feature.properties[column], { withUnit: false })}</td>
+      ))}
+      {onShow && (
+        <td>
+          <button type="button" className="link-button" onClick={() => onShow(feature)}>
+            {t('showOnMap')}
+          </button>
+        </td>
+      )}
+      {history && (
+        <td>
+          <EntityHistory
+            layerId={history.layerId}
+            feature={feature}
+            attributes={columns}
+            city={history.city || undefined}
+            locale={presentation.settings.locale}
+            timeZone={presentation.settings.timeZone}
+          />
+        </td>
+      )}
+    </tr>
+  )
+}
+
+/** Previous and next, with "page N of M" announced politely. */
+function Pager({ caption, page, pages, total, canGoOn, onPage }: { caption: string; page: number; pages: number; total: number; canGoOn: boolean; onPage: (page: number) => void }) {
+  const t = useTranslations('map.table')
+  return (
+    <nav className="pager" aria-label={t('pages', { caption })}>
+      <button type="button" onClick={() => onPage(page - 1)} disabled={page === 0}>
+        {t('previous')}
+      </button>
+      <span aria-live="polite">{t('pageOf', { page: page + 1, pages, total })}</span>
+      <button type="button" onClick={() => onPage(page + 1)} disabled={!canGoOn || page >= pages - 1}>
+        {t('next')}
+      </button>
+    </nav>
   )
 }
 

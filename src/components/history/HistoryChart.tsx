@@ -81,6 +81,43 @@ function failureText(failure: Failure, t: Translate) {
   return failure.code ? t('failedStatus', { status: failure.code }) : t('failed')
 }
 
+/** The chart's table twin: every time and value, for screen readers and for reading exact values. */
+function HistoryTable({ history, presentation, description }: { history: History; presentation: Presentation; description: string }) {
+  const t = useTranslations('dashboard.history')
+  const table = historyTable(history, presentation)
+  return (
+    <details className="history-chart__table">
+      <summary>{t('showTable')}</summary>
+      <div className="table-scroll" role="region" aria-label={t('tableLabel', { description })} tabIndex={0}>
+        <table>
+          <caption className="sr-only">{description}</caption>
+          <thead>
+            <tr>
+              {table.header.map((column, index) => (
+                <th key={column} scope="col">
+                  {index === 0 ? t('timeColumn') : column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((row) => (
+              <tr key={row.time}>
+                <th scope="row">
+                  <time dateTime={new Date(row.time).toISOString()}>{presentation.formatTime(row.time)}</time>
+                </th>
+                {row.values.map((value, index) => (
+                  <td key={index}>{value === null ? '–' : presentation.formatValue(history.series[index].attribute, value, { withUnit: false })}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  )
+}
+
 /**
  * A history chart with its table twin (for screen readers and for reading exact values) and a CSV
  * download. Entity names are rendered as text by React and uPlot (textContent), never as HTML.
@@ -105,7 +142,6 @@ export function HistoryChart({
   if (loaded.status === 'failed') return <p className="history-chart__status history-chart__status--failed">{failureText(loaded, t)}</p>
   if (!history || !presentation) return null
   const description = describe(history, t, presentation)
-  const table = historyTable(history, presentation)
   // Text attributes (a name, a status) have no numbers: say so, and draw the others.
   const withoutNumbers = history.series.filter((series) => series.values.every((value) => value === null))
   const empty = withoutNumbers.length === history.series.length
@@ -128,35 +164,7 @@ export function HistoryChart({
             {t('attributeWithoutNumbers', { attribute: presentation.attributeLabel(attribute) })}
           </p>
         ))}
-      <details className="history-chart__table">
-        <summary>{t('showTable')}</summary>
-        <div className="table-scroll" role="region" aria-label={t('tableLabel', { description })} tabIndex={0}>
-          <table>
-            <caption className="sr-only">{description}</caption>
-            <thead>
-              <tr>
-                {table.header.map((column, index) => (
-                  <th key={column} scope="col">
-                    {index === 0 ? t('timeColumn') : column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {table.rows.map((row) => (
-                <tr key={row.time}>
-                  <th scope="row">
-                    <time dateTime={new Date(row.time).toISOString()}>{presentation.formatTime(row.time)}</time>
-                  </th>
-                  {row.values.map((value, index) => (
-                    <td key={index}>{value === null ? '–' : presentation.formatValue(history.series[index].attribute, value, { withUnit: false })}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <HistoryTable history={history} presentation={presentation} description={description} />
       {!compact && (
         <div className="downloads">
           <button type="button" className="button button--secondary" disabled={empty} onClick={() => download(historyToCsv(history, presentation), 'text/csv;charset=utf-8', `${fileName(title ?? description)}.csv`)}>

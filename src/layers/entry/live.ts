@@ -12,7 +12,7 @@ import { z } from 'zod'
 import { canReadLayer, layerReaderOf } from '@/access'
 import { env } from '@/env'
 import { channelOf, type BusMessage } from '@/layers/server/live'
-import { changeOf, type LiveEvent, type LiveReset, modeChangeOf, readyOf, tilesChangeOf } from '@/layers/shared/liveEvents'
+import { changeOf, type LiveEvent, type LiveMode, type LiveModeChange, type LiveReset, modeChangeOf, readyOf, tilesChangeOf } from '@/layers/shared/liveEvents'
 import type { LiveLayers } from '@/layers/server/liveLayers'
 import { liveTargets, type LiveTarget } from '@/layers/server/liveSubscriptions'
 import { notificationSchema } from '@/ngsi'
@@ -150,6 +150,209 @@ function refuse(res: ServerResponse, status: number, error: string, headers: Rec
   res.end(JSON.stringify({ error }))
 }
 
+/** Refuses a stream past the per-client or the process's cap (429, 503); whether it did. */
+function overStreamCap(res: ServerResponse, caller: string): boolean {
+  const settings = env()
+  if ((open.byClient.get(caller) ?? 0) >= settings.LIVE_MAX_STREAMS_PER_CLIENT) {
+    refuse(res, 429, 'Too many live streams from this address', { 'Retry-After': '30' })
+    return true
+  }
+  if (open.total >= settings.LIVE_MAX_STREAMS) {
+    refuse(res, 503, 'The server holds as many live streams as it can; the page polls instead', { 'Retry-After': '60' })
+    return true
+  }
+  return false
+}
+
+type StreamLayer = { layer: MapLayer; tenant: string }
+
+/** The stream's layers, each readable by the caller in its city; undefined when the answer (an error) was sent. */
+async function streamLayers(request: Request, res: ServerResponse): Promise<StreamLayer[] | undefined> {
+  try {
+    const search = parseSearch(new URL(request.url), liveSearch, ['layers', 'city'])
+    return await Promise.all(
+      search.layers.map(async (id) => {
+        const { layer, tenant } = await readableLayer(request, id, search.city)
+        return { layer, tenant: tenant ?? '' }
+      }),
+    )
+  } catch (error) {
+    const answer = errorResponse(error, request)
+    res.writeHead(answer.status, Object.fromEntries(answer.headers))
+    res.end(Buffer.from(await answer.arrayBuffer()))
+    return undefined
+  }
+}
+
+/**
+ * One open event stream: counted in (and out when it ends), its layers' versions, and what it
+ * writes. Each change is written as what the stream lacks since its version, one event per layer
+ * (shared by every stream as far behind; the hub may hand over a burst at once). Backpressure:
+ * while the client has not taken what it was sent ('drain' not yet come), changes wait and go as
+ * one: a slow reader gets fewer, merged events, never a growing queue of them.
+ */
+class EventStream {
+  closed = false
+  readonly versions = new Map<string, number>()
+  private readonly stops: (() => void)[] = []
+  private behindSince: number | undefined
+  private readonly held = new Set<string>()
+  private readonly layerOf: Map<string, string>
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly caller: string,
+    private readonly hub: LiveLayers['hub'],
+    readonly channels: string[],
+    layerIds: string[],
+  ) {
+    this.layerOf = new Map(channels.map((channel, index) => [channel, layerIds[index]!]))
+  }
+
+  /** Counted in, and listened for before any further await, so a client closing meanwhile is still counted out. */
+  open() {
+    open.total++
+    open.byClient.set(this.caller, (open.byClient.get(this.caller) ?? 0) + 1)
+    this.res.on('close', this.end)
+    this.res.on('error', this.end)
+    this.res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      // no-transform: nothing on the way may compress (and so hold back) the events.
+      'Cache-Control': 'no-store, no-transform',
+      'X-Accel-Buffering': 'no',
+      Connection: 'keep-alive',
+    })
+    this.res.flushHeaders()
+    this.stops.push(this.hub.listen(this.channels, this.onMessage))
+    this.res.on('drain', () => {
+      this.behindSince = undefined
+      for (const channel of this.held) {
+        this.held.delete(channel)
+        this.catchUp(channel, this.layerOf.get(channel)!)
+      }
+    })
+  }
+
+  /** Runs `stop` when the stream ends. */
+  onEnd(stop: () => void) {
+    this.stops.push(stop)
+  }
+
+  end = () => {
+    if (this.closed) return
+    this.closed = true
+    for (const stop of this.stops) stop()
+    open.total--
+    const left = (open.byClient.get(this.caller) ?? 1) - 1
+    if (left > 0) open.byClient.set(this.caller, left)
+    else open.byClient.delete(this.caller)
+    this.res.end()
+  }
+
+  write(text: string | Buffer) {
+    if (this.closed) return
+    if (!this.res.write(text)) this.behindSince ??= Date.now()
+  }
+
+  /** A client that has not taken what it was sent for MAX_BEHIND_MS. */
+  stalled = () => this.behindSince !== undefined && Date.now() - this.behindSince > MAX_BEHIND_MS
+
+  /** Bytes still on their way to the client. */
+  behind = () => this.behindSince !== undefined
+
+  send(event: string, data: unknown, withId = false) {
+    this.write(`${withId ? `id: ${eventId(this.versions)}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+  }
+
+  writeChange(layerId: string, event: LiveEvent) {
+    this.versions.set(layerId, event.version)
+    this.write(`id: ${eventId(this.versions)}\n`)
+    this.write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
+  }
+
+  private catchUp(channel: string, layerId: string) {
+    const catchup = this.hub.catchUp(channel, this.versions.get(layerId) ?? 0)
+    if (catchup.kind === 'change') this.writeChange(layerId, catchup.event)
+    else if (catchup.kind === 'reset') {
+      this.versions.set(layerId, catchup.version)
+      this.send('reset', { layers: [layerId] } satisfies LiveReset, true)
+    }
+  }
+
+  private onMessage = (message: BusMessage) => {
+    const channel = channelOf(message.event.layerId, message.event.tenant)
+    const layerId = this.layerOf.get(channel)
+    if (!layerId) return
+    if (message.kind === 'mode') return this.send('mode', modeChangeOf(layerId, message.event))
+    if (message.event.version <= (this.versions.get(layerId) ?? 0)) return
+    if (this.behindSince === undefined) return this.catchUp(channel, layerId)
+    // A client that does not read is dropped, not waited for without end.
+    if (this.stalled()) return this.end()
+    this.held.add(channel)
+  }
+}
+
+/** After a reconnect, the events missed if the hub still holds them all, else a reset; then `ready` (versions and modes). */
+async function greet(stream: EventStream, layers: StreamLayer[], lastEventId: string | string[] | undefined, service: LiveLayers) {
+  stream.write('retry: 3000\n\n')
+  const resumeFrom = parseLastEventId(lastEventId)
+  const missed: LiveEvent[] = []
+  const reset: string[] = []
+  if (resumeFrom) {
+    for (const [index, { layer }] of layers.entries()) {
+      const from = resumeFrom.get(String(layer.id))
+      if (from === undefined) continue
+      const events = service.hub.since(stream.channels[index]!, from)
+      if (events) missed.push(...events)
+      else reset.push(String(layer.id))
+    }
+  }
+  const modes = Object.fromEntries(await Promise.all(layers.map(async ({ layer, tenant }) => [String(layer.id), await service.modeOf(layer.id, tenant)] as const)))
+  if (stream.closed) return undefined
+  stream.send('ready', readyOf(stream.versions, modes), true)
+  if (reset.length > 0) stream.send('reset', { layers: reset } satisfies LiveReset)
+  for (const event of missed) {
+    if (!reset.includes(String(event.layerId))) stream.write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
+  }
+  return modes
+}
+
+/**
+ * While the stream is open: its layers watched (which makes the subscriptions of layers no one
+ * watched yet, members-only ones kept while watched; a broker that refuses leaves the layer
+ * polling, which `ready` said), a heartbeat, and a members-only stream's session checked.
+ */
+function keepOpen(stream: EventStream, layers: StreamLayer[], modes: Record<string, LiveMode>, request: Request, service: LiveLayers) {
+  const watch = () => {
+    for (const { layer, tenant } of layers) {
+      const watchedUntil = layer.public ? undefined : Date.now() + WATCH_MS
+      void service.watch({ layer: toLayerSpec(layer), tenant, watchedUntil }).then((record) => {
+        const id = String(layer.id)
+        if (record && !modes[id]?.brokerDownSince && modes[id]?.mode !== record.mode) {
+          modes[id] = { mode: record.mode }
+          stream.send('mode', { layer: id, mode: record.mode } satisfies LiveModeChange)
+        }
+      })
+    }
+  }
+  watch()
+  const rewatch = setInterval(watch, WATCH_MS / 2)
+  const heartbeat = setInterval(() => {
+    if (stream.stalled()) stream.end()
+    // Bytes still on their way keep the connection busy enough: no heartbeat behind them.
+    else if (!stream.behind()) stream.send('heartbeat', { at: new Date().toISOString() })
+  }, HEARTBEAT_MS)
+  const membersOnly = layers.some(({ layer }) => !layer.public)
+  const sessionCheck = membersOnly
+    ? setInterval(() => void stillMember(request.headers).then((member) => member || stream.end()), env().LIVE_SESSION_CHECK_SECONDS * 1000)
+    : undefined
+  stream.onEnd(() => {
+    clearInterval(rewatch)
+    clearInterval(heartbeat)
+    clearInterval(sessionCheck)
+  })
+}
+
 /**
  * GET /api/live?layers=1,2[&city=tenant] → text/event-stream: `ready` (each layer's version and
  * whether it is live or polling), then `change` (upserted features, removed ids, version),
@@ -160,180 +363,25 @@ function refuse(res: ServerResponse, status: number, error: string, headers: Rec
 export const liveStream: PagesHandler = servedDirectly('/api/live', async function liveStream(req, res) {
   const request = toRequest(req)
   if (req.method !== 'GET') return refuse(res, 405, 'Method not allowed', { Allow: 'GET' })
-  const settings = env()
   const caller = callerOf(request.headers)
   // Checked here to refuse before any work, and again where a stream is counted (requests in flight together all pass this one).
-  const overCap = () => {
-    if ((open.byClient.get(caller) ?? 0) >= settings.LIVE_MAX_STREAMS_PER_CLIENT) {
-      refuse(res, 429, 'Too many live streams from this address', { 'Retry-After': '30' })
-      return true
-    }
-    if (open.total >= settings.LIVE_MAX_STREAMS) {
-      refuse(res, 503, 'The server holds as many live streams as it can; the page polls instead', { 'Retry-After': '60' })
-      return true
-    }
-    return false
-  }
-  if (overCap()) return
-
-  let layers: { layer: MapLayer; tenant: string }[]
-  try {
-    const search = parseSearch(new URL(request.url), liveSearch, ['layers', 'city'])
-    layers = await Promise.all(
-      search.layers.map(async (id) => {
-        const { layer, tenant } = await readableLayer(request, id, search.city)
-        return { layer, tenant: tenant ?? '' }
-      }),
-    )
-  } catch (error) {
-    const answer = errorResponse(error, request)
-    res.writeHead(answer.status, Object.fromEntries(answer.headers))
-    res.end(Buffer.from(await answer.arrayBuffer()))
-    return
-  }
-  if (!settings.LIVE_UPDATES) return refuse(res, 503, 'Live updates are turned off on this server; the page polls instead')
+  if (overStreamCap(res, caller)) return
+  const layers = await streamLayers(request, res)
+  if (!layers) return
+  if (!env().LIVE_UPDATES) return refuse(res, 503, 'Live updates are turned off on this server; the page polls instead')
 
   const service = live()
-  const hub = service.hub
-  await hub.start()
+  await service.hub.start()
   const channels = layers.map(({ layer, tenant }) => channelOf(layer.id, tenant))
-  const layerOf = new Map(layers.map(({ layer, tenant }) => [channelOf(layer.id, tenant), String(layer.id)]))
-  const versions = new Map<string, number>()
-  for (const [index, { layer }] of layers.entries()) versions.set(String(layer.id), await hub.version(channels[index]!))
-
+  const stream = new EventStream(res, caller, service.hub, channels, layers.map(({ layer }) => String(layer.id)))
+  for (const [index, { layer }] of layers.entries()) stream.versions.set(String(layer.id), await service.hub.version(channels[index]!))
   // A client gone during the awaits above never gets a 'close' to count it out: not counted in.
   if (res.destroyed || res.socket?.destroyed) return
   // No await from this check to the count: the caps hold for requests that arrived together.
-  if (overCap()) return
-  open.total++
-  open.byClient.set(caller, (open.byClient.get(caller) ?? 0) + 1)
-  // Listened for before any further await, so a client closing meanwhile is still counted out.
-  let closed = false
-  const stops: (() => void)[] = []
-  const end = () => {
-    if (closed) return
-    closed = true
-    for (const stop of stops) stop()
-    open.total--
-    const left = (open.byClient.get(caller) ?? 1) - 1
-    if (left > 0) open.byClient.set(caller, left)
-    else open.byClient.delete(caller)
-    res.end()
-  }
-  res.on('close', end)
-  res.on('error', end)
-  res.writeHead(200, {
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    // no-transform: nothing on the way may compress (and so hold back) the events.
-    'Cache-Control': 'no-store, no-transform',
-    'X-Accel-Buffering': 'no',
-    Connection: 'keep-alive',
-  })
-  res.flushHeaders()
-
-  // Each change is written as what the stream lacks since its version, one event per layer
-  // (shared by every stream as far behind; the hub may hand over a burst at once). Backpressure:
-  // while the client has not taken what it was sent ('drain' not yet come), changes wait and go
-  // as one: a slow reader gets fewer, merged events, never a growing queue of them.
-  let behindSince: number | undefined
-  const held = new Set<string>()
-  const write = (text: string | Buffer) => {
-    if (closed) return
-    if (!res.write(text)) behindSince ??= Date.now()
-  }
-  const stalled = () => behindSince !== undefined && Date.now() - behindSince > MAX_BEHIND_MS
-  const send = (event: string, data: unknown, withId = false) => write(`${withId ? `id: ${eventId(versions)}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
-  const writeChange = (layerId: string, event: LiveEvent) => {
-    versions.set(layerId, event.version)
-    write(`id: ${eventId(versions)}\n`)
-    write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
-  }
-
-  const catchUp = (channel: string, layerId: string) => {
-    const catchup = hub.catchUp(channel, versions.get(layerId) ?? 0)
-    if (catchup.kind === 'change') writeChange(layerId, catchup.event)
-    else if (catchup.kind === 'reset') {
-      versions.set(layerId, catchup.version)
-      send('reset', { layers: [layerId] }, true)
-    }
-  }
-
-  const onMessage = (message: BusMessage) => {
-    const channel = channelOf(message.event.layerId, message.event.tenant)
-    const layerId = layerOf.get(channel)
-    if (!layerId) return
-    if (message.kind === 'mode') return send('mode', modeChangeOf(layerId, message.event))
-    if (message.event.version <= (versions.get(layerId) ?? 0)) return
-    if (behindSince === undefined) return catchUp(channel, layerId)
-    // A client that does not read is dropped, not waited for without end.
-    if (stalled()) return end()
-    held.add(channel)
-  }
-  stops.push(hub.listen(channels, onMessage))
-  res.on('drain', () => {
-    behindSince = undefined
-    for (const channel of held) {
-      held.delete(channel)
-      catchUp(channel, layerOf.get(channel)!)
-    }
-  })
-
-  write('retry: 3000\n\n')
-  // Resume after a reconnect: the events missed, if the window still holds them all, else a reset.
-  const resumeFrom = parseLastEventId(req.headers['last-event-id'])
-  const missed: LiveEvent[] = []
-  const reset: string[] = []
-  if (resumeFrom) {
-    for (const [index, { layer }] of layers.entries()) {
-      const from = resumeFrom.get(String(layer.id))
-      if (from === undefined) continue
-      const events = hub.since(channels[index]!, from)
-      if (events) missed.push(...events)
-      else reset.push(String(layer.id))
-    }
-  }
-  const modes = Object.fromEntries(await Promise.all(layers.map(async ({ layer, tenant }) => [String(layer.id), await service.modeOf(layer.id, tenant)] as const)))
-  if (closed) return
-  send('ready', readyOf(versions, modes), true)
-  if (reset.length > 0) send('reset', { layers: reset } satisfies LiveReset)
-  for (const event of missed) {
-    const layerId = String(event.layerId)
-    if (reset.includes(layerId)) continue
-    write(eventBytes(event, event.tiles ? 'tiles' : 'change'))
-  }
-
-  // Watching makes the subscriptions of layers no one watched yet (members-only ones, kept while
-  // watched); a broker that refuses leaves the layer polling, which `ready` said.
-  const watch = () => {
-    for (const { layer, tenant } of layers) {
-      const watchedUntil = layer.public ? undefined : Date.now() + WATCH_MS
-      void service.watch({ layer: toLayerSpec(layer), tenant, watchedUntil }).then((record) => {
-        const id = String(layer.id)
-        if (record && !modes[id]?.brokerDownSince && modes[id]?.mode !== record.mode) {
-          modes[id] = { mode: record.mode }
-          send('mode', { layer: id, mode: record.mode })
-        }
-      })
-    }
-  }
-  watch()
-  const rewatch = setInterval(watch, WATCH_MS / 2)
-  const heartbeat = setInterval(() => {
-    if (stalled()) end()
-    // Bytes still on their way keep the connection busy enough: no heartbeat behind them.
-    else if (behindSince === undefined) send('heartbeat', { at: new Date().toISOString() })
-  }, HEARTBEAT_MS)
-  const membersOnly = layers.some(({ layer }) => !layer.public)
-  const sessionCheck = membersOnly
-    ? setInterval(() => {
-        void stillMember(request.headers).then((member) => member || end())
-      }, settings.LIVE_SESSION_CHECK_SECONDS * 1000)
-    : undefined
-  stops.push(() => {
-    clearInterval(rewatch)
-    clearInterval(heartbeat)
-    clearInterval(sessionCheck)
-  })
+  if (overStreamCap(res, caller)) return
+  stream.open()
+  const modes = await greet(stream, layers, req.headers['last-event-id'], service)
+  if (modes) keepOpen(stream, layers, modes, request, service)
 })
 
 /** Whether the stream's session still belongs to a member (signed out or demoted: it does not). */

@@ -116,23 +116,18 @@ function knownOr(read: () => string | undefined, fallback: string): string {
 /** Fraction digits by size when none are set: 1234 · 12.3 · 1.23. */
 const digitsBySize = (value: number) => (Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2)
 
-/** Formatting for one layer's attributes, in one locale and time zone. */
-export function createPresentation(settings: PresentationSettings): Presentation {
-  const locale = knownOr(() => Intl.getCanonicalLocales(settings.locale)[0], 'es')
-  const timeZone = knownOr(() => dateTimeFormat('en', { timeZone: settings.timeZone }).resolvedOptions().timeZone, DEFAULT_TIME_ZONE)
-  const byName = new Map((settings.attributes ?? []).map((row) => [row.attribute, row]))
-  const units = settings.units ?? {}
-  const numberFormats = new Map<string, Intl.NumberFormat>()
+/** Numbers and percentages in one locale, each format made once: digits by size unless decimals are set. */
+function numberFormatting(locale: string) {
+  const formats = new Map<string, Intl.NumberFormat>()
   const numberFormat = (options: Intl.NumberFormatOptions) => {
     const key = JSON.stringify(options)
-    let format = numberFormats.get(key)
+    let format = formats.get(key)
     if (!format) {
       format = new Intl.NumberFormat(locale, options)
-      numberFormats.set(key, format)
+      formats.set(key, format)
     }
     return format
   }
-
   const formatNumber = (value: number, decimals?: number) => {
     const fixed = clampDecimals(decimals)
     const digits = fixed ?? digitsBySize(value)
@@ -142,6 +137,30 @@ export function createPresentation(settings: PresentationSettings): Presentation
     const fixed = clampDecimals(decimals)
     return numberFormat({ style: 'percent', minimumFractionDigits: fixed ?? 0, maximumFractionDigits: fixed ?? 1 }).format(fraction)
   }
+  return { formatNumber, percent }
+}
+
+/** Times of day and dates with times, in one locale and time zone ('' for no time). */
+function timeFormatting(locale: string, timeZone: string) {
+  const msOf = (time: string | number | null | undefined) => (time === null || time === undefined || time === '' ? Number.NaN : typeof time === 'number' ? time : Date.parse(time))
+  const formatWith = (options: Intl.DateTimeFormatOptions) => (time: string | number | null | undefined) => {
+    const at = msOf(time)
+    return Number.isFinite(at) ? dateTimeFormat(locale, { ...options, hourCycle: 'h23', timeZone }).format(at) : ''
+  }
+  return {
+    formatClock: formatWith({ hour: '2-digit', minute: '2-digit', second: '2-digit' }),
+    formatTime: formatWith({ day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }),
+  }
+}
+
+/** Formatting for one layer's attributes, in one locale and time zone. */
+export function createPresentation(settings: PresentationSettings): Presentation {
+  const locale = knownOr(() => Intl.getCanonicalLocales(settings.locale)[0], 'es')
+  const timeZone = knownOr(() => dateTimeFormat('en', { timeZone: settings.timeZone }).resolvedOptions().timeZone, DEFAULT_TIME_ZONE)
+  const byName = new Map((settings.attributes ?? []).map((row) => [row.attribute, row]))
+  const units = settings.units ?? {}
+  const { formatNumber, percent } = numberFormatting(locale)
+  const { formatClock, formatTime } = timeFormatting(locale, timeZone)
 
   const formatOf = (name: string): AttributeFormat => byName.get(name)?.format ?? 'number'
   const unitOf = (name: string) => {
@@ -180,18 +199,6 @@ export function createPresentation(settings: PresentationSettings): Presentation
     // A percent unit from the broker (P1) reads as the locale writes percentages ("45 %" in es, "45%" in en).
     if (unit === '%') return percent(number / 100, decimals)
     return withUnit(formatNumber(format === 'integer' ? Math.round(number) : number, decimals), unit)
-  }
-
-  const msOf = (time: string | number | null | undefined) => (time === null || time === undefined || time === '' ? Number.NaN : typeof time === 'number' ? time : Date.parse(time))
-  const formatClock = (time: string | number | null | undefined) => {
-    const at = msOf(time)
-    if (!Number.isFinite(at)) return ''
-    return dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone }).format(at)
-  }
-  const formatTime = (time: string | number | null | undefined) => {
-    const at = msOf(time)
-    if (!Number.isFinite(at)) return ''
-    return dateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(at)
   }
 
   const columnLabel = (name: string) => {

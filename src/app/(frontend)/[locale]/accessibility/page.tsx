@@ -1,6 +1,8 @@
 import type { Metadata } from 'next'
 import { getFormatter, getTranslations } from 'next-intl/server'
 
+import type { Locale } from '@/i18n/locales'
+import type { AccessibilityStatement } from '@/payload-types'
 import { pageLocale } from '@/i18n/server'
 import { siteTitle } from '@/site/globals'
 import { localizedAlternates } from '@/site/metadata'
@@ -34,6 +36,62 @@ function Prose({ text }: { text: string | null | undefined }) {
           </p>
         ))}
     </>
+  )
+}
+
+type Statement = AccessibilityStatement
+
+/** What is not accessible yet, grouped by the model statement's three reasons. */
+async function NonAccessibleContent({ locale, exceptions }: { locale: Locale; exceptions: NonNullable<Statement['nonAccessibleContent']> }) {
+  const t = await getTranslations({ locale, namespace: 'accessibility' })
+  return (
+    <section aria-labelledby="a11y-exceptions">
+      <h2 id="a11y-exceptions">{t('nonAccessibleHeading')}</h2>
+      {exceptions.length === 0 ? (
+        <p>{t('noExceptions')}</p>
+      ) : (
+        <>
+          <p>{t('nonAccessibleIntro')}</p>
+          {(['non-compliance', 'disproportionate-burden', 'outside-scope'] as const).map((reason) => {
+            const items = exceptions.filter((item) => item.reason === reason)
+            if (items.length === 0) return null
+            return (
+              <section key={reason} aria-labelledby={`a11y-reason-${reason}`}>
+                <h3 id={`a11y-reason-${reason}`}>{t(`reason_${reason}`)}</h3>
+                <ul>
+                  {items.map((item, index) => (
+                    <li key={item.id ?? index}>
+                      <strong>{item.title}</strong>
+                      <Prose text={item.description} />
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )
+          })}
+        </>
+      )}
+    </section>
+  )
+}
+
+/** How to reach the organisation about accessibility, as the statement gives it. */
+async function FeedbackContacts({ locale, feedback }: { locale: Locale; feedback: Statement['feedback'] }) {
+  if (!feedback?.email && !feedback?.phone) return null
+  const t = await getTranslations({ locale, namespace: 'accessibility' })
+  return (
+    <ul>
+      {feedback.email && (
+        <li>
+          {t('emailLabel')}: <a href={`mailto:${feedback.email}`}>{feedback.email}</a>
+        </li>
+      )}
+      {feedback.phone && (
+        <li>
+          {t('phoneLabel')}: <a href={`tel:${feedback.phone.replace(/[^\d+]/g, '')}`}>{feedback.phone}</a>
+        </li>
+      )}
+    </ul>
   )
 }
 
@@ -71,35 +129,7 @@ export default async function AccessibilityPage({ params }: Args) {
             <p>{t(`status_${statement.conformance}`)}</p>
           </section>
 
-          {statement.conformance !== 'fully' && (
-            <section aria-labelledby="a11y-exceptions">
-              <h2 id="a11y-exceptions">{t('nonAccessibleHeading')}</h2>
-              {exceptions.length === 0 ? (
-                <p>{t('noExceptions')}</p>
-              ) : (
-                <>
-                  <p>{t('nonAccessibleIntro')}</p>
-                  {(['non-compliance', 'disproportionate-burden', 'outside-scope'] as const).map((reason) => {
-                    const items = exceptions.filter((item) => item.reason === reason)
-                    if (items.length === 0) return null
-                    return (
-                      <section key={reason} aria-labelledby={`a11y-reason-${reason}`}>
-                        <h3 id={`a11y-reason-${reason}`}>{t(`reason_${reason}`)}</h3>
-                        <ul>
-                          {items.map((item, index) => (
-                            <li key={item.id ?? index}>
-                              <strong>{item.title}</strong>
-                              <Prose text={item.description} />
-                            </li>
-                          ))}
-                        </ul>
-                      </section>
-                    )
-                  })}
-                </>
-              )}
-            </section>
-          )}
+          {statement.conformance !== 'fully' && <NonAccessibleContent locale={locale} exceptions={exceptions} />}
 
           <section aria-labelledby="a11y-preparation">
             <h2 id="a11y-preparation">{t('preparationHeading')}</h2>
@@ -113,20 +143,7 @@ export default async function AccessibilityPage({ params }: Args) {
       <section aria-labelledby="a11y-feedback">
         <h2 id="a11y-feedback">{t('feedbackHeading')}</h2>
         <p>{t('feedbackIntro')}</p>
-        {(feedback?.email || feedback?.phone) && (
-          <ul>
-            {feedback.email && (
-              <li>
-                {t('emailLabel')}: <a href={`mailto:${feedback.email}`}>{feedback.email}</a>
-              </li>
-            )}
-            {feedback.phone && (
-              <li>
-                {t('phoneLabel')}: <a href={`tel:${feedback.phone.replace(/[^\d+]/g, '')}`}>{feedback.phone}</a>
-              </li>
-            )}
-          </ul>
-        )}
+        <FeedbackContacts locale={locale} feedback={feedback} />
         <Prose text={feedback?.text} />
         <AccessibilityFeedbackForm />
       </section>

@@ -16,8 +16,6 @@ export function SubscribeForm({ layers, cities, initialLayer, initialCity }: { l
   const [layerId, setLayerId] = useState(initialLayer)
   const [quiet, setQuiet] = useState(false)
   const t = useTranslations('forms.subscribe')
-  const locale = useLocale()
-  const hourLabel = (hour: number) => formatHour(hour, locale)
   const layer = layers.find((candidate) => candidate.id === layerId)
 
   const { submit, sending, outcome } = useFormSubmit({
@@ -80,30 +78,38 @@ export function SubscribeForm({ layers, cities, initialLayer, initialCity }: { l
           <input type="checkbox" name="quiet" checked={quiet} onChange={(event) => setQuiet(event.target.checked)} /> {t('quiet')}
         </label>
       </p>
-      {quiet && (
-        <p>
-          <label htmlFor="alert-quiet-from">{t('from')}</label>{' '}
-          <select id="alert-quiet-from" name="quietFrom" defaultValue={22} style={field}>
-            {HOURS.map((hour) => (
-              <option key={hour} value={hour}>
-                {hourLabel(hour)}
-              </option>
-            ))}
-          </select>{' '}
-          <label htmlFor="alert-quiet-until">{t('until')}</label>{' '}
-          <select id="alert-quiet-until" name="quietUntil" defaultValue={7} style={field}>
-            {HOURS.map((hour) => (
-              <option key={hour} value={hour}>
-                {hourLabel(hour)}
-              </option>
-            ))}
-          </select>
-        </p>
-      )}
+      {quiet && <QuietHoursFields />}
       <button type="submit" className="button button--secondary" disabled={sending}>
         {sending ? t('sending') : t('submit')}
       </button>
       <p role="status">{outcome?.message}</p>
     </form>
+  )
+}
+
+/** The hours during which no notice is sent (the reader's own clock), each in the reader's locale. */
+function QuietHoursFields() {
+  const t = useTranslations('forms.subscribe')
+  const locale = useLocale()
+  const hourLabel = (hour: number) => formatHour(hour, locale)
+  return (
+    <p>
+      <label htmlFor="alert-quiet-from">{t('from')}</label>{' '}
+      <select id="alert-quiet-from" name="quietFrom" defaultValue={22} style={field}>
+        {HOURS.map((hour) => (
+          <option key={hour} value={hour}>
+            {hourLabel(hour)}
+          </option>
+        ))}
+      </select>{' '}
+      <label htmlFor="alert-quiet-until">{t('until')}</label>{' '}
+      <select id="alert-quiet-until" name="quietUntil" defaultValue={7} style={field}>
+        {HOURS.map((hour) => (
+          <option key={hour} value={hour}>
+            {hourLabel(hour)}
+          </option>
+        ))}
+      </select>
+    </p>
   )
 }
