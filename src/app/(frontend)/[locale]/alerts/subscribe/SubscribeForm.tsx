@@ -90,26 +90,24 @@ export function SubscribeForm({ layers, cities, initialLayer, initialCity }: { l
 /** The hours during which no notice is sent (the reader's own clock), each in the reader's locale. */
 function QuietHoursFields() {
   const t = useTranslations('forms.subscribe')
-  const locale = useLocale()
-  const hourLabel = (hour: number) => formatHour(hour, locale)
   return (
     <p>
-      <label htmlFor="alert-quiet-from">{t('from')}</label>{' '}
-      <select id="alert-quiet-from" name="quietFrom" defaultValue={22} style={field}>
-        {HOURS.map((hour) => (
-          <option key={hour} value={hour}>
-            {hourLabel(hour)}
-          </option>
-        ))}
-      </select>{' '}
-      <label htmlFor="alert-quiet-until">{t('until')}</label>{' '}
-      <select id="alert-quiet-until" name="quietUntil" defaultValue={7} style={field}>
-        {HOURS.map((hour) => (
-          <option key={hour} value={hour}>
-            {hourLabel(hour)}
-          </option>
-        ))}
-      </select>
+      <label htmlFor="alert-quiet-from">{t('from')}</label> <HourSelect id="alert-quiet-from" name="quietFrom" defaultValue={22} />{' '}
+      <label htmlFor="alert-quiet-until">{t('until')}</label> <HourSelect id="alert-quiet-until" name="quietUntil" defaultValue={7} />
     </p>
+  )
+}
+
+/** The 24 hours of a day, written as the reader's locale writes them. */
+function HourSelect({ id, name, defaultValue }: { id: string; name: string; defaultValue: number }) {
+  const locale = useLocale()
+  return (
+    <select id={id} name={name} defaultValue={defaultValue} style={field}>
+      {HOURS.map((hour) => (
+        <option key={hour} value={hour}>
+          {formatHour(hour, locale)}
+        </option>
+      ))}
+    </select>
   )
 }
