@@ -9,7 +9,7 @@ import { cityOfRead } from '../shared/city'
 import { createPresentation, DEFAULT_TIME_ZONE, type Presentation } from '../shared/presentation'
 import { snapshotKey } from '../shared/preview'
 import type { DashboardData } from '../shared/types'
-import { readersFeatures, readFeatures, type TableSort, timeZoneOf } from './layerReads'
+import { readerOf, readersFeatures, readFeatures, type TableSort, timeZoneOf } from './layerReads'
 import { type BlockLayerState, type LayerState, layerUrl } from './layerState'
 import { useLayerStore } from './useLayerStore'
 
@@ -93,7 +93,7 @@ export function usePageReader(state: BlockLayerState | undefined): ((offset: num
             // The first column shows the name, else the id: without a name attribute, it sorts by id.
             if (sort) Object.assign(search, { sort: sort.column === 'name' && !layer.attributes.includes('name') ? 'id' : sort.column, order: sort.direction })
             const { features, meta } = (await readFeatures(layerUrl(layer, city, 'features', search))).body
-            return readersFeatures(features, { locale, timeZone: timeZoneOf(data, cityOfRead(layer.fixedCity, city)), layer, units: meta.units })
+            return readersFeatures(features, readerOf(data, layer, city, locale, meta.units))
           }
         : undefined,
     [tiles, layer, city, locale, data],

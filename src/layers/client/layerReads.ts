@@ -4,6 +4,7 @@ import { DEFAULT_LOCALE } from '@/i18n/locales'
 import type { Feature } from '@/ngsi'
 
 import { alertInLanguage } from '../shared/alertTexts'
+import { cityOfRead } from '../shared/city'
 import { featuresInLanguage } from '../shared/languages'
 import { createPresentation, DEFAULT_TIME_ZONE } from '../shared/presentation'
 import type { LayerPreview } from '../shared/preview'
@@ -36,6 +37,14 @@ export const readPreview = (url: string, signal?: AbortSignal) => readJsonTagged
 
 /** How a layer's features read to this page's reader (see `readersFeatures`). */
 export type Reader = { locale: string; timeZone: string; layer: DashboardLayer; units?: Record<string, string> }
+
+/** The page's reader of `layer` in `city`: their language, the time zone of the city read (a pinned layer's own). */
+export const readerOf = (data: DashboardData, layer: DashboardLayer, city: string, locale: string, units?: Record<string, string>): Reader => ({
+  locale,
+  timeZone: timeZoneOf(data, cityOfRead(layer.fixedCity, city)),
+  layer,
+  units,
+})
 
 /**
  * Features as the reader reads them: entity texts the broker holds in several languages in the

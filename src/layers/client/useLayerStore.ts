@@ -5,11 +5,10 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
 
 import type { Feature } from '@/ngsi'
 
-import { cityOfRead } from '../shared/city'
 import { snapshotKey } from '../shared/preview'
 import type { DashboardData } from '../shared/types'
 import { LayerLoops } from './layerLoops'
-import { fromSnapshot, readersFeatures, timeZoneOf } from './layerReads'
+import { fromSnapshot, readerOf, readersFeatures } from './layerReads'
 import { LayerStates } from './layerStates'
 import { useLiveUpdates } from './useLiveUpdates'
 
@@ -29,7 +28,7 @@ export function useLayerStore(data: DashboardData) {
       const key = snapshotKey(layerId, city)
       const layer = data.layers[layerId]
       if (!layer || loops.has(key)) return
-      loops.start({ key, data, layer, city, reader: { locale, timeZone: timeZoneOf(data, cityOfRead(layer.fixedCity, city)), layer } })
+      loops.start({ key, data, layer, city, reader: readerOf(data, layer, city, locale) })
       setWatched((known) => (known.includes(key) ? known : [...known, key]))
     },
     [data, locale, loops],
@@ -42,7 +41,7 @@ export function useLayerStore(data: DashboardData) {
       const [layerId, city] = key.split('|') as [string, string]
       const layer = data.layers[layerId]
       if (!layer) return features
-      return readersFeatures(features, { locale, timeZone: timeZoneOf(data, cityOfRead(layer.fixedCity, city)), layer, units: store.current(key)?.meta?.units })
+      return readersFeatures(features, readerOf(data, layer, city, locale, store.current(key)?.meta?.units))
     },
     [data, locale, store],
   )

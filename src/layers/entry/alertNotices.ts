@@ -6,7 +6,7 @@ import type { MapLayer } from '@/payload-types'
 import { HttpError } from '@/server/errors'
 import { payloadClient } from '@/site/payload'
 
-import { findLayer } from './records'
+import { storedLayer } from './records'
 import { routeTenant, siteCities } from './tenant'
 
 /** A layer citizens may subscribe to: public, with alert rules. */
@@ -14,7 +14,7 @@ const subscribable = (layer: MapLayer) => canReadLayer(layer, 'public') && (laye
 
 /** The layer and city a citizen asks notices for, by the tenant rule; 404 for a layer they may not subscribe to. */
 export async function subscriptionTarget(layerId: string, city: string | undefined): Promise<{ layer: MapLayer; city: string; cityName: string }> {
-  const layer = /^\d{1,12}$|^[0-9a-f]{24}$/i.test(layerId) ? await findLayer(layerId) : null
+  const layer = /^\d{1,12}$|^[0-9a-f]{24}$/i.test(layerId) ? await storedLayer(await payloadClient(), layerId) : null
   if (!layer || !subscribable(layer)) throw new HttpError(404, 'No map layer with alerts to subscribe to')
   const tenant = (await routeTenant(layer, city)) ?? ''
   const cities = await siteCities()

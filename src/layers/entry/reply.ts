@@ -13,9 +13,9 @@ import { clientHasCurrent } from '@/server/conditional'
 import { HttpError } from '@/server/errors'
 import type { BufferReply } from '@/server/pagesRoute'
 import type { MapLayer } from '@/payload-types'
-import { signedInUser } from '@/site/payload'
+import { payloadClient, signedInUser } from '@/site/payload'
 
-import { findLayer } from './records'
+import { storedLayer } from './records'
 import { routeTenant } from './tenant'
 
 const layerId = z.string().regex(/^(\d{1,12}|[0-9a-f]{24})$/i, 'layer id: a number or an object id')
@@ -38,7 +38,7 @@ export function parseSearch<Schema extends z.ZodType>(url: URL, schema: Schema, 
  */
 export async function readableLayer(request: Request, rawId: string, city: string | undefined): Promise<{ layer: MapLayer; tenant?: string }> {
   const id = layerId.parse(rawId)
-  const layer = await findLayer(id)
+  const layer = await storedLayer(await payloadClient(), id)
   // Everyone may read a public layer: no need to authenticate (the largest cost of a cached answer).
   const reader = layer && !layer.public ? layerReaderOf(await signedInUser(request.headers)) : 'public'
   if (!layer || !canReadLayer(layer, reader)) throw new HttpError(404, 'No such map layer')

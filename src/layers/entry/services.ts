@@ -2,14 +2,12 @@
 // services, made once per process on first use from the settings. Not 'server-only': Payload's
 // hooks and payload.config.ts (also run by the CLI) call it too.
 
-import { LRUCache } from 'lru-cache'
 import type { Payload } from 'payload'
 
 import type { FreshAlerts } from '@/alerts/notices'
 import { type Cache, closeRedisClient, createCache, createRedisClient, whenReady } from '@/cache'
 import { env } from '@/env'
 import { cachedPageSizeMemory, NgsiClient, SubscriptionClient } from '@/ngsi'
-import type { MapLayer } from '@/payload-types'
 import { processWide, redisConnection } from '@/server/services'
 
 import { LayerFeatureService, type LayerSpec } from '../server/features'
@@ -19,6 +17,7 @@ import { LiveLayers } from '../server/liveLayers'
 import { LiveSubscriptions, memoryRegistry, redisRegistry } from '../server/liveSubscriptions'
 import { toLayerSpec } from '../server/spec'
 import { createTileService, type TileService } from '../server/tiles'
+import { storedLayer } from './records'
 
 type LayerServices = {
   broker?: NgsiClient
@@ -85,18 +84,6 @@ export function layerHistory(): HistoryService {
     cache: createCache({ redis: redisConnection(), keyPrefix: `${env().REDIS_KEY_PREFIX}cache:` }),
     features: layerFeatures(),
   }))
-}
-
-// A burst of notifications for one layer reads its document once, not once per notification.
-const storedLayers = new LRUCache<string, { layer: MapLayer | null }>({ max: 500, ttl: 5_000 })
-
-async function storedLayer(payload: Payload, layerId: string): Promise<MapLayer | null> {
-  const known = storedLayers.get(layerId)
-  if (known) return known.layer
-  const { docs } = await payload.find({ collection: 'map-layers', where: { id: { equals: layerId } }, limit: 1, depth: 0, pagination: false, overrideAccess: true })
-  const layer = docs[0] ?? null
-  storedLayers.set(layerId, { layer })
-  return layer
 }
 
 /**
