@@ -14,8 +14,11 @@ const PURE_MODULES = [
   'src/map',
   'src/upstreams',
   'src/rate-limit',
-  'src/ai/gateway',
-  'src/ai/tasks',
+  'src/ai/server',
+  'src/accounts/server',
+  'src/accounts/shared',
+  'src/email/server',
+  'src/notices/shared',
   'src/layers/shared',
   'src/layers/server',
   'src/health',
@@ -24,18 +27,17 @@ const PURE_MODULES = [
 ]
 
 /** Code the browser must never load. */
-const SERVER_CODE = ['src/server', 'src/site', 'src/layers/server', 'src/layers/entry']
+const SERVER_CODE = ['src/server', 'src/site', 'src/layers/server', 'src/layers/entry', 'src/ai/entry', 'src/ai/server', 'src/accounts/entry', 'src/accounts/server', 'src/email/entry', 'src/notices/entry']
+
+/** The feature wings (../shared/DESIGN.md): each entry/, server/, shared/ (and client/) behind one edge. */
+const WINGS = ['src/layers', 'src/ai', 'src/accounts', 'src/email', 'src/notices']
 
 /** The only places that may import the composition root (src/server/services.ts). */
-/** The feature wings (../shared/DESIGN.md): each entry/, server/, shared/ (and client/) behind one edge. */
-const WINGS = ['src/layers', 'src/ai', 'src/email', 'src/notices']
-
 const COMPOSITION_ROOT_IMPORTERS = [
   'src/app/**',
   'src/pages/**',
-  'src/layers/entry/**',
+  'src/*/entry/**',
   'src/server/**',
-  'src/ai/*.{ts,tsx}',
   'src/collections/**/endpoints/**',
   'src/collections/**/hooks/**',
   'src/collections/**/jobs/**',
@@ -43,8 +45,8 @@ const COMPOSITION_ROOT_IMPORTERS = [
 ]
 
 const ROOT = import.meta.dirname
-/** Browser code by place: the layer wing's shared contracts and its client (the dashboard store, the map's hooks). */
-const BROWSER_SAFE_FOLDERS = ['src/layers/shared/', 'src/layers/client/']
+/** Browser code by place: the wings' shared contracts and the layer wing's client (the dashboard store, the map's hooks). */
+const BROWSER_SAFE_FOLDERS = ['src/layers/shared/', 'src/layers/client/', 'src/ai/shared/', 'src/accounts/shared/', 'src/notices/shared/']
 
 /** The project file an import names ('@/…', '@payload-config' or relative), as a root-relative path; null for a package. */
 function projectFileOf(specifier, importer) {
@@ -76,13 +78,15 @@ const browserSafe = {
     const isClient = context.sourceCode.ast.body.some((statement) => statement.directive === 'use client')
     if (!isClient && !BROWSER_SAFE_FOLDERS.some((folder) => relative.startsWith(folder))) return {}
     const check = (node) => {
+      // Type-only imports are erased before the browser sees the file.
+      if (node.importKind === 'type' || node.exportKind === 'type') return
       const specifier = node.source?.value
       if (typeof specifier !== 'string') return
       const reason = serverOnlyReason(specifier, importer)
       if (!reason) return
       context.report({
         node: node.source,
-        message: `browser-safe code ('use client' files, ${BROWSER_SAFE_FOLDERS.join(', ')}) imports no server code: '${specifier}' is ${reason}. Move what the browser needs into src/layers/shared, or hand it down from a server component.`,
+        message: `browser-safe code ('use client' files, ${BROWSER_SAFE_FOLDERS.join(', ')}) imports no server code: '${specifier}' is ${reason}. Move what the browser needs into the wing's shared/, or hand it down from a server component.`,
       })
     }
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check }
@@ -129,6 +133,12 @@ const restrictedPaths = (notForPureModules) => [
         from: ['src/collections'],
         message: 'a wing never imports a collection folder: collections adapt the CMS to the wings (their hooks call a wing\'s entry/), not the other way round. Move the logic into the wing.',
       },
+      ...WINGS.map((wing) => ({
+        target: 'src/collections',
+        from: wing,
+        except: ['./entry', './shared'],
+        message: "collections adapt the CMS to the wings: they import a wing's entry/ (what hooks, endpoints and jobs call) and shared/ only. Export what the collection needs from the wing's entry/.",
+      })),
       {
         target: 'src/server',
         from: WINGS,

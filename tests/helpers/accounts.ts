@@ -14,7 +14,7 @@ export type Credentials = { email: string; password: string }
 export type Account = Credentials & { role: Role; name?: string }
 
 /**
- * The password of every test account. It passes the app's rules (src/collections/Users/password.ts):
+ * The password of every test account. It passes the app's rules (src/accounts/shared/password.ts):
  * long enough, not a breached one, and free of the accounts' email names (admin, editor, viewer…).
  */
 export const PASSWORD = 'correct-horse-battery-staple'

@@ -1,13 +1,13 @@
 import type { CollectionConfig } from 'payload'
 
 import { isAdmin, isStaff, nobody, userIsStaff } from '@/access'
-import { taskNames } from '@/ai'
+import { taskNames } from '@/ai/shared/taskNames'
 import { env } from '@/env'
 import { LOCALE_NAMES, LOCALES } from '@/i18n/locales'
 
-import { enforceDraftWorkflow } from './hooks/enforceDraftWorkflow'
-import { AI_DRAFT_STATUSES } from '@/ai/drafts/status'
-import { TARGET_COLLECTIONS } from '@/ai/drafts/targets'
+import { enforceDraftWorkflow } from '@/ai/entry/drafts/workflow'
+import { AI_DRAFT_STATUSES } from '@/ai/shared/draftStatus'
+import { TARGET_COLLECTIONS } from '@/ai/shared/draftTargets'
 
 const systemSet = { readOnly: true, description: 'Set by the system.' }
 

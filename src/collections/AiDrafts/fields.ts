@@ -1,6 +1,6 @@
 import type { UIField } from 'payload'
 
-import type { AiTaskName } from '@/ai'
+import type { AiTaskName } from '@/ai/shared/taskNames'
 
 /** The tasks with a button in an editor (the others are reached through the API). */
 export type EditorAiTask = Extract<AiTaskName, 'post-draft' | 'search-keywords' | 'layer-description' | 'colour-suggestion'>

@@ -6,14 +6,14 @@ import { draftWithAiField } from '@/collections/AiDrafts/fields'
 import { cityFieldOf } from '@/fields/dashboard'
 import { comparisonOperatorNames, comparisonOperatorSymbols } from '@/ngsi'
 
-import { brokerPreviewEndpoint, brokerTypesEndpoint } from './endpoints/broker'
-import { liveStatusEndpoint } from './endpoints/live'
-import { eraseAlertSubscriptions } from './hooks/eraseAlertSubscriptions'
-import { deleteLiveSubscriptions, syncLiveSubscriptions } from './hooks/liveSubscriptions'
-import { validateAgainstBroker } from './hooks/validateAgainstBroker'
+import { brokerPreviewEndpoint, brokerTypesEndpoint } from '@/layers/entry/brokerEndpoints'
+import { liveStatusEndpoint } from '@/layers/entry/liveStatusEndpoint'
+import { eraseAlertSubscriptions } from '@/notices/entry/layerDeleted'
+import { deleteLiveSubscriptions, syncLiveSubscriptions } from '@/layers/entry/layerSubscriptions'
+import { validateAgainstBroker } from '@/layers/entry/brokerValidation'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, HEX_COLOUR, HEX_COLOUR_RULE } from '@/ngsi/names'
 
-import { validContextUrl, validEntityType, validThrottleSeconds, matches } from './validators'
+import { validContextUrl, validEntityType, validThrottleSeconds, matches } from '@/layers/entry/fieldValidators'
 
 const attributeNames = (value: unknown): true | string =>
   value === null || value === undefined || (Array.isArray(value) && value.every((name) => typeof name === 'string' && ATTRIBUTE_NAME.test(name)))

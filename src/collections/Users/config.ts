@@ -3,14 +3,14 @@ import type { Access, CollectionConfig } from 'payload'
 import { adminFieldAccess, adminOrSelf, isAdmin, ROLES, userIsAdmin } from '@/access'
 import { env } from '@/env'
 
-import { assignRole } from './hooks/assignRole'
-import { guardAuthOperations, refundSuccessfulSignIn, signUpOpen } from './hooks/guardAuthOperations'
-import { guardPasswordChange } from './hooks/guardPasswordChange'
-import { signUpEndpoint } from './hooks/signUp'
-import { forgotPasswordEndpoint, guardPasswordReset, RESET_LINK_MINUTES } from './hooks/passwordReset'
+import { assignRole } from '@/accounts/entry/assignRole'
+import { guardAuthOperations, refundSuccessfulSignIn, signUpOpen } from '@/accounts/entry/authOperations'
+import { guardPasswordChange } from '@/accounts/entry/passwordChange'
+import { signUpEndpoint } from '@/accounts/entry/signUp'
+import { forgotPasswordEndpoint, guardPasswordReset, RESET_LINK_MINUTES } from '@/accounts/entry/passwordReset'
 import { hideSessions, withoutSessionToken } from './hooks/hideSessions'
-import { noticeRecoveryChanges } from './recoveryNotices'
-import { keepVerificationToAdmins, startVerification, verifyOnPasswordReset, withoutPayloadVerificationMail } from './verification'
+import { noticeRecoveryChanges } from '@/accounts/entry/recoveryNotices'
+import { keepVerificationToAdmins, startVerification, verifyOnPasswordReset, withoutPayloadVerificationMail } from '@/accounts/entry/verification'
 
 const canCreateAccount: Access = async ({ req }) => userIsAdmin(req.user) || signUpOpen(req)
 

@@ -1,7 +1,6 @@
 import type { Payload } from 'payload'
 
 import { readableLayers } from '@/access'
-import { MAX_CITY_DATA_CHARS } from '@/ai'
 import { env } from '@/env'
 import type { MapLayer } from '@/payload-types'
 import { layerFeatures } from './services'
@@ -94,9 +93,10 @@ async function summariseLayer(layer: MapLayer, city: string | undefined): Promis
 /**
  * What a citizen answer may draw on: per public layer of the city, how many entities, alert
  * counts and the range of numeric attributes — figures, not raw entities, so the prompt stays
- * small and holds nothing a citizen could not see on the map.
+ * small and holds nothing a citizen could not see on the map. Layers are dropped from the end
+ * until the summary's JSON fits in `maxChars` (what the answering task accepts).
  */
-export async function summariseCityData(payload: Payload, city: string | undefined): Promise<LayerSummary[]> {
+export async function summariseCityData(payload: Payload, city: string | undefined, maxChars: number): Promise<LayerSummary[]> {
   const { docs } = await payload.find({
     collection: 'map-layers',
     where: readableLayers('public'),
@@ -108,6 +108,6 @@ export async function summariseCityData(payload: Payload, city: string | undefin
   // A layer bound to another city says nothing about this one.
   const layers = docs.filter((layer) => !asked || cityOfRead(layer.source?.tenant, asked) === asked)
   const summaries = await Promise.all(layers.map((layer) => summariseLayer(layer, asked)))
-  while (summaries.length > 0 && JSON.stringify(summaries).length > MAX_CITY_DATA_CHARS) summaries.pop()
+  while (summaries.length > 0 && JSON.stringify(summaries).length > maxChars) summaries.pop()
   return summaries
 }

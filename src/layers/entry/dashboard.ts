@@ -1,7 +1,7 @@
 import 'server-only'
 
 import { readableLayers } from '@/access'
-import { emailEnabled } from '@/email'
+import { emailEnabled } from '@/email/entry'
 import { env } from '@/env'
 import { DEFAULT_LOCALE, type Locale } from '@/i18n/locales'
 import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'

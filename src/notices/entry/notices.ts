@@ -4,7 +4,7 @@ import { commitTransaction, createLocalReq, initTransaction, killTransaction, ty
 
 import { ALERT_LEVELS, type AlertLevel, levelRank, maxLevel } from '@/alerts'
 import { type FreshAlerts, isQuiet, noticesFor, placeKey, type QuietHours, quietHoursEnd } from '@/alerts/notices'
-import { currentEmailSettings, MAIL_QUEUE, queueMail } from '@/email'
+import { currentEmailSettings, MAIL_QUEUE, queueMail } from '@/email/entry'
 import { env } from '@/env'
 import type { AlertNotice, AlertSubscription, MapLayer, SiteSetting } from '@/payload-types'
 import { readGlobal, siteTitle } from '@/site/globals'

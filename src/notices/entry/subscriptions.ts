@@ -5,8 +5,8 @@ import { z } from 'zod'
 
 import { ALERT_LEVELS, type AlertLevel } from '@/alerts'
 import { type QuietHours, quietHoursSchema } from '@/alerts/notices'
-import { type EmailSettings, type MailComposer, queueOutgoingMail, signedMail } from '@/email'
-import { inboxOf } from '@/email/inbox'
+import { type EmailSettings, type MailComposer, queueOutgoingMail, signedMail } from '@/email/entry'
+import { inboxOf } from '@/email/server/inbox'
 import { env } from '@/env'
 import type { AlertSubscription, MapLayer } from '@/payload-types'
 import { readGlobal } from '@/site/globals'
@@ -218,7 +218,7 @@ export async function unsubscribe(payload: Payload, id: string, token: string): 
 
 /**
  * Erases every subscription still waiting for confirmation after its link expired (the address
- * someone typed is not kept for ever); returns how many. Run by the sweeps (src/email/sweeps.ts, named in payload.config.ts).
+ * someone typed is not kept for ever); returns how many. Run by the sweeps (src/email/entry/sweeps.ts, named in payload.config.ts).
  */
 export async function deleteExpiredSubscriptions(payload: Payload, now = new Date()): Promise<number> {
   const createdBefore = new Date(now.getTime() - CONFIRMATION_HOURS * 3_600_000).toISOString()

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import type { AiDraft, Post } from '@/payload-types'
 import { richText } from '@/seed/richText'
-import { DEFAULT_DAILY_AI_BUDGET, spendDailyAiBudget } from '@/ai/budget'
+import { DEFAULT_DAILY_AI_BUDGET, spendDailyAiBudget } from '@/ai/entry/budget'
 
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
 import { type Role, signedInRoles } from '../../helpers/accounts'

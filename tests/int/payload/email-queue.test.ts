@@ -9,7 +9,7 @@ import { startPayload } from '../helpers/payload'
 
 let payload: Payload
 let smtp: SmtpCatcher
-let email: typeof import('@/email')
+let email: typeof import('@/email/entry')
 
 const runMailQueue = () => payload.jobs.run({ queue: 'email', limit: 50 })
 const queuedMails = async () => (await payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'sendMail' } }, limit: 100 })).docs
@@ -21,7 +21,7 @@ beforeAll(async () => {
   ;({ payload } = await startPayload())
   // The integration files share one database: the site's name the mails are signed with is set here.
   await payload.updateGlobal({ slug: 'site-settings', data: { title: 'City Dashboard' }, overrideAccess: true })
-  email = await import('@/email')
+  email = await import('@/email/entry')
 })
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import type { AlertSubscription, MapLayer } from '@/payload-types'
 import { type SmtpCatcher, startSmtpCatcher } from '../../helpers/smtp'
 import { startPayload } from '../helpers/payload'
 
-// The sweeps for stuck work (src/email/sweeps.ts), on the real database and a real SMTP server:
+// The sweeps for stuck work (src/email/entry/sweeps.ts), on the real database and a real SMTP server:
 // a mail job stranded in `processing` by a process that died is sent after all, and sign-ups to
 // alert notices never confirmed are erased once their link expired.
 
@@ -39,7 +39,7 @@ afterAll(async () => {
 
 /** A mail job as a process leaves it when it dies mid-send: `processing`, last touched `minutes` ago. */
 async function strandedMail(to: string, minutes: number) {
-  const { queueMail, currentEmailSettings } = await import('@/email')
+  const { queueMail, currentEmailSettings } = await import('@/email/entry')
   await queueMail(payload, currentEmailSettings()!, { to, subject: 'Stranded', blocks: ['A mail whose sender died.'] })
   const { docs } = await payload.find({ collection: 'payload-jobs', where: { 'input.mail.to': { equals: to } }, overrideAccess: true })
   await payload.db.updateJobs({ id: docs[0]!.id, data: { processing: true, updatedAt: minutesAgo(minutes) } })
@@ -48,7 +48,7 @@ async function strandedMail(to: string, minutes: number) {
 
 describe('jobs stranded in processing', () => {
   it('are left alone by Payload, and sent after the sweep hands them back to the queue', async () => {
-    const { releaseStalledJobs } = await import('@/email/sweeps')
+    const { releaseStalledJobs } = await import('@/email/entry/sweeps')
     const to = `stranded-${process.pid}@example.org`
     await strandedMail(to, 20)
 
@@ -62,7 +62,7 @@ describe('jobs stranded in processing', () => {
   })
 
   it('leaves a job that is still being worked on (updated recently)', async () => {
-    const { releaseStalledJobs } = await import('@/email/sweeps')
+    const { releaseStalledJobs } = await import('@/email/entry/sweeps')
     const to = `busy-${process.pid}@example.org`
     const id = await strandedMail(to, 2)
     await releaseStalledJobs(payload)
@@ -87,13 +87,13 @@ describe('unconfirmed alert subscriptions', () => {
   const exists = async (id: number | string) => (await payload.find({ collection: 'alert-subscriptions', where: { id: { equals: id } }, overrideAccess: true })).totalDocs === 1
 
   it('are erased with their waiting mails once the confirmation link expired; fresh and confirmed ones stay', async () => {
-    const { sweepStuckWork } = await import('@/email/sweeps')
+    const { sweepStuckWork } = await import('@/email/entry/sweeps')
     const { deleteExpiredSubscriptions } = await import('@/notices/entry/subscriptions')
     const expired = await subscription(`expired-${process.pid}@example.org`, 'pending', minutesAgo(49 * 60))
     const fresh = await subscription(`fresh-${process.pid}@example.org`, 'pending', minutesAgo(60))
     const confirmed = await subscription(`confirmed-${process.pid}@example.org`, 'confirmed', minutesAgo(30 * 24 * 60))
     // The confirmation mail that never got out (the server refused it until its retries ran out) goes too.
-    const { queueMail, currentEmailSettings } = await import('@/email')
+    const { queueMail, currentEmailSettings } = await import('@/email/entry')
     await queueMail(payload, currentEmailSettings()!, { to: expired.email, subject: 'Confirm', blocks: ['Confirm?'] })
 
     await sweepStuckWork(payload, [deleteExpiredSubscriptions])

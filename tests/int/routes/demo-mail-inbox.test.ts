@@ -3,7 +3,7 @@ import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { type MailCatcher, startMailCatcher } from '../../../demo/mail/inbox'
-import { composeMail } from '@/email/compose'
+import { composeMail } from '@/email/server/compose'
 
 // The demo's mail catcher (`npm run demo`): mail sent by Payload's nodemailer adapter, as the
 // dashboard sends it, is listed in the web inbox and shown with its links clickable and its

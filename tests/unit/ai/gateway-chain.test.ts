@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
-import { AllModelsFailedError, GatewayClient, GatewayError, type GatewayConfig, type GenerationResult } from '@/ai/gateway'
+import { AllModelsFailedError, GatewayClient, GatewayError, type GatewayConfig, type GenerationResult } from '@/ai/server/gateway'
 
 import { reply, startFakeGateway, type FakeGateway, type FakeStep } from '../../fakes/gateway'
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { FREE_DEFAULT_MODEL, GatewayClient, GatewayError, type GatewayConfig } from '@/ai/gateway'
+import { FREE_DEFAULT_MODEL, GatewayClient, GatewayError, type GatewayConfig } from '@/ai/server/gateway'
 
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
 

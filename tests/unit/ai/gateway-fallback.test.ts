@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { AI_DISABLED_MESSAGE, GatewayClient, runAiTask, type FallbackModeSettings, type GatewayConfig } from '@/ai'
+import { AI_DISABLED_MESSAGE, GatewayClient, runAiTask, type FallbackModeSettings, type GatewayConfig } from '@/ai/server'
 
 import { closedPortUrl, reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { redactKeys } from '@/ai/gateway'
-import { gatewayKeyWarning } from '@/ai/settings'
+import { redactKeys } from '@/ai/server/gateway'
+import { gatewayKeyWarning } from '@/ai/entry/settings'
 
 describe('the start-up warning about GATEWAY_API_KEY', () => {
   it('names the setting when the key lacks the vendor prefix or is missing, and never shows the key', () => {

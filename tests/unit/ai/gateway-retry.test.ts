@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { GatewayClient, GatewayError, type GatewayConfig } from '@/ai/gateway'
+import { GatewayClient, GatewayError, type GatewayConfig } from '@/ai/server/gateway'
 
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { GatewayClient, runAiTask, TaskInputError } from '@/ai'
+import { GatewayClient, runAiTask, TaskInputError } from '@/ai/server'
 
 import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { parseTranslation, TaskOutputError, translateInputSchema } from '@/ai'
-import { aiTasks } from '@/ai/tasks'
+import { parseTranslation, TaskOutputError, translateInputSchema } from '@/ai/server'
+import { aiTasks } from '@/ai/server/tasks'
 
 const input = translateInputSchema.parse({
   collection: 'pages',

@@ -34,7 +34,9 @@ describe('lint refuses an import across a floor', () => {
     ['src/upstreams/__fixture__.ts', "import { proxyCache } from '@/server/services'"],
     ['src/layers/server/__fixture__.ts', "import { HttpError } from '../../server/errors'"],
     ['src/map/__fixture__.ts', "import { useState } from 'react'"],
-    ['src/ai/tasks/__fixture__.ts', "import config from '@payload-config'"],
+    ['src/ai/server/tasks/__fixture__.ts', "import config from '@payload-config'"],
+    ['src/accounts/server/__fixture__.ts', "import type { Payload } from 'payload'"],
+    ['src/email/server/__fixture__.ts', "import { getPayload } from 'payload'"],
   ])('pure %s: %s', async (filePath, code) => {
     expect((await crossings(filePath, code)).join('\n')).toContain('pure module')
   })
@@ -48,6 +50,8 @@ describe('lint refuses an import across a floor', () => {
     ['src/components/__Fixture__.tsx', "'use client'; import { findPage } from '@/site/queries'"],
     ['src/blocks/MapView/__Fixture__.tsx', "'use client'; import { loadDashboard } from '@/layers/entry/dashboard'"],
     ['src/collections/Users/components/__Fixture__.tsx', "'use client'; import { readFileSync } from 'fs'"],
+    ['src/ai/shared/__fixture__.ts', "import { gatewayClient } from '@/ai/entry/services'"],
+    ['src/accounts/shared/__fixture__.ts', "import { isCrossSite } from '../server/crossSite'"],
   ])('browser-safe %s: %s', async (filePath, code) => {
     expect((await crossings(filePath, code)).join('\n')).toContain('browser-safe code')
   })
@@ -72,19 +76,30 @@ describe('lint refuses an import across a floor', () => {
   it.each([
     ['src/server/__fixture__.ts', "import { layerFeatures } from '@/layers/entry/services'"],
     ['src/server/__fixture__.ts', "import { toLayerSpec } from '../layers/server/spec'"],
-    ['src/server/__fixture__.ts', "import { gatewayClient } from '@/ai/services'"],
-    ['src/server/__fixture__.ts', "import { queueMail } from '@/email'"],
+    ['src/server/__fixture__.ts', "import { gatewayClient } from '@/ai/entry/services'"],
+    ['src/server/__fixture__.ts', "import { queueMail } from '@/email/entry'"],
   ])('the edge importing a wing %s: %s', async (filePath, code) => {
     expect((await crossings(filePath, code)).join('\n')).toContain('the edge imports no wing')
   })
 
   it.each([
     ['src/layers/entry/__fixture__.ts', "import { MapLayers } from '@/collections/MapLayers/config'"],
-    ['src/ai/drafts/__fixture__.ts', "import { AiDrafts } from '../../collections/AiDrafts/config'"],
+    ['src/ai/entry/drafts/__fixture__.ts', "import { AiDrafts } from '../../../collections/AiDrafts/config'"],
     ['src/notices/entry/__fixture__.ts', "import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'"],
-    ['src/email/__fixture__.ts', "import { signUp } from '@/collections/Users/hooks/signUp'"],
+    ['src/email/entry/__fixture__.ts', "import { Users } from '@/collections/Users/config'"],
+    ['src/accounts/server/__fixture__.ts', "import { Users } from '../../collections/Users/config'"],
   ])('a wing importing a collection %s: %s', async (filePath, code) => {
     expect((await crossings(filePath, code)).join('\n')).toContain('a wing never imports a collection folder')
+  })
+
+  it.each([
+    ['src/collections/MapLayers/__fixture__.ts', "import { toLayerSpec } from '@/layers/server/spec'"],
+    ['src/collections/MapLayers/components/__Fixture__.tsx', "import { useLayerStore } from '@/layers/client/useLayerStore'"],
+    ['src/collections/AiDrafts/__fixture__.ts', "import { aiTasks } from '@/ai/server'"],
+    ['src/collections/Users/__fixture__.ts', "import { passwordMatchesStoredHash } from '../../accounts/server/passwordHash'"],
+    ['src/collections/Questions/__fixture__.ts', "import { composeMail } from '@/email/server/compose'"],
+  ])("a collection importing past a wing's entry %s: %s", async (filePath, code) => {
+    expect((await crossings(filePath, code)).join('\n')).toContain("import a wing's entry/ (what hooks, endpoints and jobs call) and shared/ only")
   })
 })
 
@@ -94,13 +109,17 @@ describe('lint lets allowed imports through', () => {
     ['src/pages/api/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
     ['src/layers/entry/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
     ['src/collections/MapLayers/hooks/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
-    ['src/ai/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/ai/entry/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/accounts/entry/__fixture__.ts', "import { rateLimiter } from '@/server/services'"],
+    ['src/collections/MapLayers/__fixture__.ts', "import { syncLiveSubscriptions } from '@/layers/entry/layerSubscriptions'; import type { LayerSpec } from '@/layers/shared/types'"],
+    ['src/collections/Users/__fixture__.ts', "import { passwordProblem } from '@/accounts/shared/password'; import { signUpEndpoint } from '@/accounts/entry/signUp'"],
     ['src/instrumentation-__fixture__.ts', "import { revalidatedTags } from './server/services'"],
     ['src/layers/server/__fixture__.ts', "import { NgsiClient } from '@/ngsi'; import { isAtLeast } from '@/alerts/levels'"],
-    ['src/ai/tasks/__fixture__.ts', "import { z } from 'zod'"],
+    ['src/ai/server/tasks/__fixture__.ts', "import { z } from 'zod'"],
     ['src/layers/shared/__fixture__.ts', "import type { Feature } from '@/ngsi'"],
     ['src/blocks/MapView/__Fixture__.tsx', "'use client'; import { featureName } from '@/layers/shared/format'"],
     ['src/components/__Fixture__.tsx', "import { findPage } from '@/site/queries'"],
+    ['src/globals/SiteSettings/components/__Fixture__.tsx', "'use client'; import type { GatewayCheck } from '@/ai/server/gateway/check'"],
     ['src/site/__fixture__.ts', "import { headers } from 'next/headers'"],
     // Next's cache handler plugs into Next by design (docs/architecture.md): the one pure-room exception.
     ['src/cache/nextCacheHandler.mjs', "import fileSystemCache from 'next/dist/server/lib/incremental-cache/file-system-cache.js'"],

@@ -57,9 +57,17 @@ function configSlug(file: string): string | undefined {
   return config && literalValue(propertyNamed(config, 'slug'))
 }
 
+const CONFIGS = [...filesUnder('src/collections'), ...filesUnder('src/globals')].filter((file) => /^src\/(collections|globals)\/[^/]+\/config\.ts$/.test(file))
+
+/** A wing's entry/ declares endpoints that a collection or global config imports and mounts: that config. */
+function configImporting(file: string): string | undefined {
+  const specifier = `'@/${file.slice('src/'.length).replace(SOURCE, '')}'`
+  return CONFIGS.find((config) => readFileSync(path.join(ROOT, config), 'utf8').includes(specifier))
+}
+
 /** Where Payload mounts an endpoint declared in `file`: under its collection, its global, or the API root. */
 function mountOf(file: string): string | undefined {
-  const owner = /^src\/(collections|globals)\/([^/]+)\//.exec(file)
+  const owner = /^src\/(collections|globals)\/([^/]+)\//.exec(file) ?? /^src\/(collections|globals)\/([^/]+)\//.exec(configImporting(file) ?? '')
   if (owner) {
     const slug = configSlug(`src/${owner[1]}/${owner[2]}/config.ts`)
     if (!slug) return undefined
@@ -70,10 +78,11 @@ function mountOf(file: string): string | undefined {
 
 /**
  * Payload endpoints: objects with a path, a method and a handler, in collection and global
- * folders (their `endpoints/` or inline `endpoints:` arrays) and in payload.config.ts.
+ * folders (inline `endpoints:` arrays), in the wings' entry/ folders and in payload.config.ts.
  */
 function payloadEndpoints(): Endpoint[] {
-  const files = [...filesUnder('src/collections'), ...filesUnder('src/globals'), 'payload.config.ts'].filter((file) => SOURCE.test(file))
+  const wingEntries = readdirSync(path.join(ROOT, 'src')).flatMap((room) => filesUnder(`src/${room}/entry`))
+  const files = [...filesUnder('src/collections'), ...filesUnder('src/globals'), ...wingEntries, 'payload.config.ts'].filter((file) => SOURCE.test(file))
   return files.flatMap((file) =>
     objectLiterals(file)
       .filter((object) => propertyNamed(object, 'path') && propertyNamed(object, 'method') && propertyNamed(object, 'handler'))

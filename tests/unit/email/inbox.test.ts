@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { inboxOf } from '@/email/inbox'
+import { inboxOf } from '@/email/server/inbox'
 
 describe('inboxOf: the inbox mail limits protect', () => {
   it('drops a +tag and case: victim+1@ and Victim+2@ are victim@', () => {

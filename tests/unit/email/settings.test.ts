@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { composeMail, MailHeaderError } from '@/email/compose'
+import { composeMail, MailHeaderError } from '@/email/server/compose'
 import { DEFAULT_MAIL_SEND_RATE, emailSettings, parseSender } from '@/env/smtp'
 import { InvalidEnvironmentError, parseEnv } from '@/env'
 

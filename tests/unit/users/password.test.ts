@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { MIN_DISTINCT_CHARACTERS, MIN_PASSWORD_LENGTH, passwordProblem } from '@/collections/Users/password'
+import { MIN_DISTINCT_CHARACTERS, MIN_PASSWORD_LENGTH, passwordProblem } from '@/accounts/shared/password'
 
 describe('passwordProblem', () => {
   it.each([

@@ -2,7 +2,7 @@ import type { Payload, Where } from 'payload'
 
 import { env } from '@/env'
 import { userIsMember } from '@/access'
-import { emailEnabled, MAIL_QUEUE } from '@/email'
+import { emailEnabled, MAIL_QUEUE } from '@/email/entry'
 import { createHealthCheck, type JobsHealth, type QueueHealth, withoutVersions } from '@/health/check'
 import { liveHealth } from '@/layers/entry/live'
 import { brokerClient } from '@/layers/entry/services'

@@ -1,6 +1,6 @@
 import type { CollectionAfterChangeHook } from 'payload'
 
-import { currentEmailSettings, type MailComposer, queueOutgoingMail, signedMail } from '@/email'
+import { currentEmailSettings, type MailComposer, queueOutgoingMail, signedMail } from '@/email/entry'
 import { env } from '@/env'
 import type { AccessibilityReport } from '@/payload-types'
 import { rateLimiter } from '@/server/services'

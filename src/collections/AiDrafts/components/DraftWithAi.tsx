@@ -1,10 +1,10 @@
 import type { CollectionSlug, Payload } from 'payload'
 
-import { aiTaskEnabled } from '@/ai/settings'
+import { aiTaskEnabled } from '@/ai/entry/settings'
 
 import type { EditorAiTask } from '../fields'
-import { fieldAiSettings } from '@/ai/drafts/fieldSettings'
-import { findTarget } from '@/ai/drafts/targets'
+import { fieldAiSettings } from '@/ai/entry/drafts/fieldSettings'
+import { findTarget } from '@/ai/shared/draftTargets'
 import { DraftWithAiButton } from './DraftWithAiButton'
 
 type Props = { payload: Payload; collectionSlug: CollectionSlug; task: EditorAiTask; field: string; label: string }

@@ -2,10 +2,10 @@
 import { Button, useDocumentInfo, useFormFields } from '@payloadcms/ui'
 import { useState } from 'react'
 
-import type { AiTaskName } from '@/ai'
+import type { AiTaskName } from '@/ai/shared/taskNames'
 
-import type { AiDraftStatus } from '@/ai/drafts/status'
-import { findTarget } from '@/ai/drafts/targets'
+import type { AiDraftStatus } from '@/ai/shared/draftStatus'
+import { findTarget } from '@/ai/shared/draftTargets'
 import { changeDraftStatus } from './aiDraftsApi'
 
 const useFormValue = <T,>(path: string) => useFormFields(([fields]) => fields[path]?.value as T | undefined)

@@ -1,6 +1,6 @@
 import type { Payload } from 'payload'
 
-import { aiTaskEnabled } from '@/ai/settings'
+import { aiTaskEnabled } from '@/ai/entry/settings'
 
 import { TranslateWithAiButton } from './TranslateWithAiButton'
 

@@ -2,7 +2,7 @@
 // The admin components' calls: the generate route and the ai-drafts REST API (same origin, session cookie).
 import type { AiDraft } from '@/payload-types'
 
-import type { AiDraftStatus } from '@/ai/drafts/status'
+import type { AiDraftStatus } from '@/ai/shared/draftStatus'
 
 export type DraftTargetRef = { collection: string; docId: string; field: string }
 export type GenerateOutcome = { mode: 'ai'; draft: AiDraft } | { mode: 'manual'; message: string }

@@ -1,7 +1,7 @@
 import type { CollectionAfterChangeHook } from 'payload'
 
-import { currentEmailSettings } from '@/email'
-import { queueMail } from '@/email/queue'
+import { currentEmailSettings } from '@/email/entry'
+import { queueMail } from '@/email/entry/queue'
 import { env } from '@/env'
 import type { Question } from '@/payload-types'
 import { absoluteUrl, QUESTIONS_PATH } from '@/site/paths'

@@ -1,4 +1,4 @@
-import { gatewayKeyWarning } from '@/ai/settings'
+import { gatewayKeyWarning } from '@/ai/entry/settings'
 
 import { TestGatewayButton } from './TestGatewayButton'
 

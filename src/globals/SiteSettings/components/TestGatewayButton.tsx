@@ -2,7 +2,7 @@
 import { Button } from '@payloadcms/ui'
 import { useState } from 'react'
 
-import type { GatewayCheck, ModelAvailability } from '@/ai/gateway/check'
+import type { GatewayCheck, ModelAvailability } from '@/ai/server/gateway/check'
 
 type Result = GatewayCheck & { enabled: boolean; warning?: string }
 

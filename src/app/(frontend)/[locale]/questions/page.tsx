@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { getFormatter, getTranslations } from 'next-intl/server'
 
-import { emailEnabled } from '@/email'
+import { emailEnabled } from '@/email/entry'
 import { pageLocale } from '@/i18n/server'
 import { localizedAlternates } from '@/site/metadata'
 import { QUESTIONS_PATH } from '@/site/paths'

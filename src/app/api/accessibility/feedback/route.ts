@@ -6,7 +6,7 @@ import { readJsonBody } from '@/server/body'
 import { HttpError, withErrorHandling } from '@/server/errors'
 import { admitCaller, enforceKeyedRateLimit } from '@/server/rateLimit'
 import { payloadClient } from '@/site/payload'
-import { inboxOf } from '@/email/inbox'
+import { inboxOf } from '@/email/server/inbox'
 
 export const dynamic = 'force-dynamic'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { VERIFICATION_LINK_REFUSED, verifyAccount } from '@/collections/Users/verification'
+import { VERIFICATION_LINK_REFUSED, verifyAccount } from '@/accounts/entry/verification'
 import { readJsonBody } from '@/server/body'
 import { HttpError, withErrorHandling } from '@/server/errors'
 import { enforceRateLimit } from '@/server/rateLimit'

@@ -1,8 +1,8 @@
 import type { Payload } from 'payload'
 import { z } from 'zod'
 
-import { queueAnswerDraft } from '@/collections/Questions/jobs/draftAnswer'
-import { emailEnabled } from '@/email'
+import { queueAnswerDraft } from '@/ai/entry/drafts/questionAnswer'
+import { emailEnabled } from '@/email/entry'
 import { citySchema, knownCity, siteCities } from '@/layers/entry/tenant'
 import { withErrorHandling } from '@/server/errors'
 import { payloadClient } from '@/site/payload'

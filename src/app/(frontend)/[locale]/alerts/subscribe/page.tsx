@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { getTranslations } from 'next-intl/server'
 
-import { emailEnabled } from '@/email'
+import { emailEnabled } from '@/email/entry'
 import { pageLocale } from '@/i18n/server'
 import { subscribableLayers } from '@/layers/entry/alertNotices'
 import { cachedGlobal } from '@/site/queries'
