@@ -10,19 +10,13 @@ import {
 import { adminMessage } from '@/i18n/admin'
 import { ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE, TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 import type { MapLayer } from '@/payload-types'
-import { readGlobal } from '@/site/globals'
+import { configuredTenants } from '@/site/cities'
 
 // The checks a page's data blocks pass when it is saved (drafts too: Pages validates drafts) and
 // when a scheduled publish runs (Payload's job updates the page, which validates it again): the
 // block's cities are configured, its attributes are its layer's, and what needs numbers gets
 // numbers. Payload names the block and the field around each message ("Layout > Block 2 (KPI
 // card) > Attribute"), in the editor's language like the messages themselves (src/i18n/admin.ts).
-
-/** The tenants of Site settings → Cities, read now (a save must see a city added a moment ago). */
-export async function configuredTenants(req: PayloadRequest): Promise<string[]> {
-  const settings = await readGlobal(req.payload, 'site-settings', { req })
-  return (settings.cities ?? []).map((city) => city.tenant)
-}
 
 /**
  * A city (broker tenant) among those in SiteSettings. Empty means the page's city, which the

@@ -3,8 +3,8 @@ import { getRequestConfig } from 'next-intl/server'
 
 import { DEFAULT_LOCALE, LOCALES } from '@/i18n/locales'
 import { messagesOf } from '@/i18n/messages'
-import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'
 
+import { citiesOf, timeZoneOfCity } from './cities'
 import { cachedGlobal } from './queries'
 
 // next-intl's per-request configuration (next.config.mjs `requestConfig`; here, not in src/i18n, as it reads the site's settings): the locale comes from the `[locale]` segment (set by
@@ -14,5 +14,5 @@ export default getRequestConfig(async ({ requestLocale }) => {
   const asked = await requestLocale
   const locale = hasLocale(LOCALES, asked) ? asked : DEFAULT_LOCALE
   const [messages, settings] = await Promise.all([messagesOf(locale), cachedGlobal('site-settings')])
-  return { locale, messages, timeZone: settings?.cities?.[0]?.timeZone || DEFAULT_TIME_ZONE }
+  return { locale, messages, timeZone: timeZoneOfCity(citiesOf(settings)[0]) }
 })

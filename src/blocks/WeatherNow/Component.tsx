@@ -3,6 +3,7 @@ import { getTranslations } from 'next-intl/server'
 
 import { env } from '@/env'
 import type { WeatherNowBlock as WeatherNowBlockData } from '@/payload-types'
+import { citiesOf } from '@/site/cities'
 import { cachedGlobal } from '@/site/queries'
 
 import { WeatherPanel } from './WeatherPanel'
@@ -24,7 +25,7 @@ export async function WeatherNowBlock(block: WeatherNowBlockData) {
     )
   }
   const settings = await cachedGlobal('site-settings')
-  const cities = (settings?.cities ?? []).map(({ name, tenant, latitude, longitude }) => ({ name, tenant, latitude, longitude }))
+  const cities = citiesOf(settings).map(({ name, tenant, latitude, longitude }) => ({ name, tenant, latitude, longitude }))
   if (cities.length === 0) return null
   return <WeatherPanel title={block.title} cities={cities} blockCity={block.city ?? undefined} />
 }

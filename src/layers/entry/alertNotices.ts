@@ -7,7 +7,9 @@ import { HttpError } from '@/server/errors'
 import { payloadClient } from '@/site/payload'
 
 import { storedLayer } from './records'
-import { routeTenant, siteCities } from './tenant'
+import { cityOrDefault } from '@/site/cities'
+
+import { citiesNow, routeTenant } from './tenant'
 
 /** A layer citizens may subscribe to: public, with alert rules. */
 const subscribable = (layer: MapLayer) => canReadLayer(layer, 'public') && (layer.alertRules?.length ?? 0) > 0
@@ -17,8 +19,7 @@ export async function subscriptionTarget(layerId: string, city: string | undefin
   const layer = /^\d{1,12}$|^[0-9a-f]{24}$/i.test(layerId) ? await storedLayer(await payloadClient(), layerId) : null
   if (!layer || !subscribable(layer)) throw new HttpError(404, 'No map layer with alerts to subscribe to')
   const tenant = (await routeTenant(layer, city)) ?? ''
-  const cities = await siteCities()
-  const name = cities.find((candidate) => candidate.tenant === tenant)?.name ?? cities[0]?.name ?? env().NGSI_LD_TENANT ?? ''
+  const name = cityOrDefault(await citiesNow(), tenant)?.name ?? env().NGSI_LD_TENANT ?? ''
   return { layer, city: tenant, cityName: name }
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod'
 
 import { userIsStaff } from '@/access'
 import { attributeNameSchema, entityTypeSchema, tenantSchema } from '@/ngsi/names'
-import { configuredTenants } from '@/fields/dashboard'
+import { configuredTenants } from '@/site/cities'
 import { NgsiError, type NormalizedEntity } from '@/ngsi'
 import { brokerClient } from '@/layers/entry/services'
 import { HttpError, withErrorHandling } from '@/server/errors'

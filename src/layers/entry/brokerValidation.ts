@@ -1,6 +1,6 @@
 import { type CollectionBeforeChangeHook, type PayloadRequest, ValidationError } from 'payload'
 
-import { configuredTenants } from '@/fields/dashboard'
+import { configuredTenants } from '@/site/cities'
 import { adminMessage } from '@/i18n/admin'
 import { NgsiError } from '@/ngsi'
 import { brokerClient } from '@/layers/entry/services'

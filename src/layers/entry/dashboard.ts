@@ -4,21 +4,21 @@ import { readableLayers } from '@/access'
 import { emailEnabled } from '@/email/entry'
 import { env } from '@/env'
 import { DEFAULT_LOCALE, type Locale } from '@/i18n/locales'
-import { DEFAULT_TIME_ZONE } from '@/i18n/timeZone'
 import { isMarkerShape } from '@/map/markers'
 import type { MapLayer, Page } from '@/payload-types'
 import type { Feature } from '@/ngsi'
 import { layerFeatures } from './services'
 import { payloadClient } from '@/site/payload'
 import { cachedGlobal } from '@/site/queries'
+import { citiesOf, cityNamed, timeZoneOfCity } from '@/site/cities'
 
 import { toLayerSpec } from '../server/spec'
 import { cityOfRead } from '../shared/city'
 import { alertInLanguage } from '../shared/alertTexts'
 import { attributeDisplayOf, createPresentation } from '../shared/presentation'
-import { pageCity } from './tenant'
+import { dashboardCities, pageCity } from './tenant'
 import { ALERT_PREVIEW_LIMIT, type PreviewRequest, snapshotKey } from '../shared/preview'
-import type { DashboardCity, DashboardData, DashboardLayer, DataBlockOnPage, LayerReference, LayerSnapshot } from '../shared/types'
+import type { DashboardData, DashboardLayer, DataBlockOnPage, LayerReference, LayerSnapshot } from '../shared/types'
 
 const idOf = (value: LayerReference) =>
   value === null || value === undefined ? undefined : String(typeof value === 'object' ? value.id : value)
@@ -84,18 +84,8 @@ export async function loadDashboard(
 ): Promise<DashboardData | undefined> {
   if (blocks.length === 0) return undefined
   const settings = await cachedGlobal('site-settings', locale)
-  const siteCities = settings?.cities ?? []
-  const cities: DashboardCity[] = siteCities.map(({ name, tenant, latitude, longitude, zoom, basemap, locale: cityLocale, timeZone }) => ({
-    name,
-    tenant,
-    latitude,
-    longitude,
-    zoom: zoom ?? 12,
-    basemap: basemap || undefined,
-    locale: cityLocale ?? DEFAULT_LOCALE,
-    timeZone: timeZone || DEFAULT_TIME_ZONE,
-  }))
-  const defaultCity = pageCity(page, siteCities)
+  const cities = dashboardCities(citiesOf(settings))
+  const defaultCity = pageCity(page, citiesOf(settings))
 
   const ids = [...new Set(blocks.flatMap(layerIdsOf))]
   const payload = await payloadClient()
@@ -137,7 +127,7 @@ export async function loadDashboard(
   }
   const entries = await Promise.all(
     [...wanted].map(async ([key, { layer, city }]) => {
-      const timeZone = cities.find((known) => known.tenant === city)?.timeZone ?? DEFAULT_TIME_ZONE
+      const timeZone = timeZoneOfCity(cityNamed(citiesOf(settings), city))
       return [key, localizeAlerts(await snapshot(layer, city, previews[String(layer.id)]), layers[String(layer.id)], locale, timeZone)] as const
     }),
   )

@@ -5,6 +5,7 @@ import { liveTargets } from '@/layers/server/liveSubscriptions'
 import { liveLayers } from '@/layers/entry/services'
 import { toLayerSpec } from '@/layers/server/spec'
 import type { MapLayer } from '@/payload-types'
+import { citiesOf, tenantsOf } from '@/site/cities'
 import { readGlobal } from '@/site/globals'
 
 /** The process's live layers, reading layers through this Payload. */
@@ -23,7 +24,7 @@ export const syncLiveSubscriptions: CollectionAfterChangeHook<MapLayer> = ({ doc
   void (async () => {
     if (!doc.public) return subscriptions.removeLayer(doc.id)
     const settings = await readGlobal(req.payload, 'site-settings')
-    const targets = liveTargets(toLayerSpec(doc), doc.source?.tenant, (settings.cities ?? []).map((city) => city.tenant), env().NGSI_LD_TENANT)
+    const targets = liveTargets(toLayerSpec(doc), doc.source?.tenant, tenantsOf(citiesOf(settings)), env().NGSI_LD_TENANT)
     const wanted = new Set(targets.map(({ layer, tenant }) => `${layer.id}:${tenant}`))
     const stale = (await subscriptions.records()).some((record) => record.layerId === String(doc.id) && !wanted.has(record.key))
     if (stale) await subscriptions.removeLayer(doc.id)

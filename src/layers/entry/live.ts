@@ -26,7 +26,8 @@ import { payloadClient, signedInUser } from '@/site/payload'
 
 import { parseSearch, readableLayer } from './reply'
 import { liveLayers } from './services'
-import { citySchema, siteCities } from './tenant'
+import { citiesNow, citySchema } from './tenant'
+import { tenantsOf } from '@/site/cities'
 import { toLayerSpec } from '../server/spec'
 
 /** The process's live layers, reading layers through this server's Payload. */
@@ -401,7 +402,7 @@ export const openStreams = () => open.total
 // Which subscriptions exist
 
 async function targetsOf(layer: MapLayer): Promise<LiveTarget[]> {
-  return liveTargets(toLayerSpec(layer), layer.source?.tenant, (await siteCities()).map((city) => city.tenant), env().NGSI_LD_TENANT)
+  return liveTargets(toLayerSpec(layer), layer.source?.tenant, tenantsOf(await citiesNow()), env().NGSI_LD_TENANT)
 }
 
 /** Every public layer in every city: what the server keeps subscribed whether or not anyone watches. */
@@ -418,7 +419,7 @@ async function publicTargets(): Promise<LiveTarget[]> {
  */
 export async function reconcileLive(): Promise<{ created: number; deleted: number }> {
   const targets = await publicTargets()
-  const tenants = [...new Set([...(await siteCities()).map((city) => city.tenant), env().NGSI_LD_TENANT ?? ''])]
+  const tenants = [...new Set([...tenantsOf(await citiesNow()), env().NGSI_LD_TENANT ?? ''])]
   return live().subscriptions.reconcile(targets, tenants)
 }
 

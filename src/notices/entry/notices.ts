@@ -7,6 +7,7 @@ import { type FreshAlerts, isQuiet, noticesFor, placeKey, type QuietHours, quiet
 import { currentEmailSettings, MAIL_QUEUE, queueMail } from '@/email/entry'
 import { env } from '@/env'
 import type { AlertNotice, AlertSubscription, MapLayer, SiteSetting } from '@/payload-types'
+import { citiesOf, cityNamed } from '@/site/cities'
 import { readGlobal, siteTitle } from '@/site/globals'
 
 import { ALERT_MAIL_TEXT, type NoticeLine } from '@/notices/shared/mailText'
@@ -203,7 +204,7 @@ async function mailContext(payload: Payload, layerId: string, city: string): Pro
   return {
     payload,
     layer,
-    cityName: settings.cities?.find((entry) => entry.tenant === city)?.name ?? settings.title,
+    cityName: cityNamed(citiesOf(settings), city)?.name ?? settings.title,
     siteName: siteTitle(settings),
     periodMinutes: noticePeriodMinutes(settings),
   }

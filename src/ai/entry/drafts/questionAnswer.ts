@@ -5,6 +5,7 @@ import { generatePendingDraft } from '@/ai/entry/drafts'
 import { env } from '@/env'
 import { summariseCityData } from '@/layers/entry/citySummary'
 import type { Question } from '@/payload-types'
+import { citiesOf, cityOrDefault } from '@/site/cities'
 import { readGlobal } from '@/site/globals'
 
 export const DRAFT_ANSWER_TASK = 'draftCitizenAnswer'
@@ -24,7 +25,7 @@ async function existingDraft(payload: Payload, questionId: string) {
 /** The citizen-answer task's input: the question, its city's name and figures from the city's public layers. */
 async function answerInput(payload: Payload, question: Question) {
   const siteSettings = await readGlobal(payload, 'site-settings')
-  const city = siteSettings.cities?.find((candidate) => candidate.tenant === question.city) ?? siteSettings.cities?.[0]
+  const city = cityOrDefault(citiesOf(siteSettings), question.city)
   return {
     question: question.question,
     city: city?.name,

@@ -7,6 +7,7 @@ import { localizedAlternates } from '@/site/metadata'
 import { QUESTIONS_PATH } from '@/site/paths'
 import type { Question } from '@/payload-types'
 import { payloadClient } from '@/site/payload'
+import { choicesOf, citiesOf } from '@/site/cities'
 import { cachedGlobal } from '@/site/queries'
 
 import { AskQuestionForm } from './AskQuestionForm'
@@ -47,7 +48,7 @@ async function answeredQuestions(): Promise<AnsweredQuestion[]> {
 export default async function QuestionsPage({ params }: Args) {
   const locale = await pageLocale(params)
   const [questions, settings, t, format] = await Promise.all([answeredQuestions(), cachedGlobal('site-settings', locale), getTranslations('questions'), getFormatter()])
-  const cities = (settings?.cities ?? []).map(({ name, tenant }) => ({ name, tenant }))
+  const cities = choicesOf(citiesOf(settings))
   return (
     <article className="page questions">
       <h1>{t('title')}</h1>

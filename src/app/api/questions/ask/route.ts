@@ -3,7 +3,8 @@ import { z } from 'zod'
 
 import { queueAnswerDraft } from '@/ai/entry/drafts/questionAnswer'
 import { emailEnabled } from '@/email/entry'
-import { citySchema, knownCity, siteCities } from '@/layers/entry/tenant'
+import { citiesNow, citySchema, knownCity } from '@/layers/entry/tenant'
+import { cityOrDefault } from '@/site/cities'
 import { withErrorHandling } from '@/server/errors'
 import { payloadClient } from '@/site/payload'
 import { admitCaller } from '@/server/rateLimit'
@@ -27,7 +28,7 @@ const askSchema = z.strictObject({
 
 /** The city asked about: the one named (it must be a city of the site), else the site's first. */
 async function cityOf(payload: Payload, tenant: string | undefined) {
-  return tenant ? knownCity(tenant, payload) : (await siteCities(payload))[0]
+  return tenant ? knownCity(tenant, payload) : cityOrDefault(await citiesNow(payload), undefined)
 }
 
 /**

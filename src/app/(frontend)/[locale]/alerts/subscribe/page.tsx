@@ -4,6 +4,7 @@ import { getTranslations } from 'next-intl/server'
 import { emailEnabled } from '@/email/entry'
 import { pageLocale } from '@/i18n/server'
 import { subscribableLayers } from '@/layers/entry/alertNotices'
+import { choicesOf, citiesOf } from '@/site/cities'
 import { cachedGlobal } from '@/site/queries'
 
 import { SubscribeForm } from './SubscribeForm'
@@ -33,7 +34,7 @@ export default async function SubscribePage({ params, searchParams }: Args & { s
     )
   }
   const [layers, settings] = await Promise.all([subscribableLayers(), cachedGlobal('site-settings', locale)])
-  const cities = (settings?.cities ?? []).map(({ name, tenant }) => ({ name, tenant }))
+  const cities = choicesOf(citiesOf(settings))
   return (
     <article className="page">
       <h1>{t('subscribeTitle')}</h1>

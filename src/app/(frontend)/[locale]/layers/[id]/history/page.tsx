@@ -7,7 +7,8 @@ import { HistoryView } from '@/components/history/HistoryView'
 import { SiteLink } from '@/components/SiteLink'
 import { pageLocale } from '@/i18n/server'
 import { entityHistoryPath, historyWindows } from '@/layers/shared/history'
-import { siteCities, timeZoneOfCity } from '@/layers/entry/tenant'
+import { citiesNow } from '@/layers/entry/tenant'
+import { timeZoneOfCity } from '@/site/cities'
 
 type Args = { params: Promise<{ locale: string; id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }
 
@@ -34,7 +35,7 @@ export default async function EntityHistoryPage({ params, searchParams }: Args) 
   const search = searchSchema.safeParse(await searchParams)
   if (!search.success || !/^\w{1,24}$/.test(id)) notFound()
   const { entity, attributes, window, city } = search.data
-  const [t, tSite, cities] = await Promise.all([getTranslations('history'), getTranslations('site'), siteCities()])
+  const [t, tSite, cities] = await Promise.all([getTranslations('history'), getTranslations('site'), citiesNow()])
   const known = city === undefined ? cities[0] : cities.find((candidate) => candidate.tenant === city)
   return (
     <article className="page entity-history-page">
