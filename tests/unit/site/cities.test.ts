@@ -9,8 +9,8 @@ vi.mock('@/env', () => ({ env: () => ({ NGSI_LD_TENANT: 'broker_default' }) }))
 const { choicesOf, citiesOf, cityNamed, cityOrDefault, defaultTenant, siteCities, tenantsOf, timeZoneOfCity } = await import('@/site/cities')
 const { DEFAULT_TIME_ZONE } = await import('@/i18n/timeZone')
 
-const santander = { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.8, timeZone: 'Europe/Madrid' }
-const porto = { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, timeZone: 'Europe/Lisbon', id: 'x' }
+const santander = { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.8, zoom: 13, locale: 'es' as const, timeZone: 'Europe/Madrid' }
+const porto = { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13, locale: 'pt' as const, timeZone: 'Europe/Lisbon', id: 'x' }
 const settings = { cities: [santander, porto] }
 
 describe("the site's cities", () => {
