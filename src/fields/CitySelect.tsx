@@ -1,7 +1,9 @@
 'use client'
-import { useField } from '@payloadcms/ui'
+import { useField, useTranslation } from '@payloadcms/ui'
 import type { TextFieldClientComponent } from 'payload'
 import { useEffect, useState } from 'react'
+
+import { adminText } from '@/i18n/adminText'
 
 import { PickedField, withStoredValues } from './PickedField'
 
@@ -22,6 +24,7 @@ const fetchSiteCities = () => {
 
 /** A city picked from Site settings → Cities (the server checks the same list on save). */
 export const CitySelect: TextFieldClientComponent = (props) => {
+  const { t } = useTranslation()
   const { value } = useField<string>({ potentiallyStalePath: props.path })
   const [cities, setCities] = useState<SiteCity[]>([])
   const [problem, setProblem] = useState<string | null>(null)
@@ -30,7 +33,7 @@ export const CitySelect: TextFieldClientComponent = (props) => {
     let current = true
     fetchSiteCities()
       .then((found) => current && setCities(found))
-      .catch((error: Error) => current && setProblem(`The cities could not be read: ${error.message}`))
+      .catch((error: Error) => current && setProblem(error.message))
     return () => {
       current = false
     }
@@ -43,7 +46,7 @@ export const CitySelect: TextFieldClientComponent = (props) => {
   return (
     <div className="city-select">
       <PickedField props={props} options={options} />
-      {problem && <p role="alert">{problem}</p>}
+      {problem !== null && <p role="alert">{adminText(t, 'citiesUnreadable', { problem })}</p>}
     </div>
   )
 }

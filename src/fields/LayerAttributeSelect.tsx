@@ -1,7 +1,9 @@
 'use client'
-import { useField, useFormFields } from '@payloadcms/ui'
+import { useField, useFormFields, useTranslation } from '@payloadcms/ui'
 import type { TextFieldClientComponent } from 'payload'
 import { useEffect, useState } from 'react'
+
+import { adminText } from '@/i18n/adminText'
 
 import { PickedField, withStoredValues } from './PickedField'
 
@@ -23,6 +25,7 @@ const readLayer = (id: string) => {
 
 /** A block's attribute(s), picked from the attributes of the block's layer (its sibling `layer` field). */
 export const LayerAttributeSelect: TextFieldClientComponent = (props) => {
+  const { t } = useTranslation()
   const siblingLayerPath = props.path.split('.').slice(0, -1).concat('layer').join('.')
   const layer = useFormFields(([fields]) => fields[siblingLayerPath]?.value as string | number | { id?: string | number } | null | undefined)
   const layerId = typeof layer === 'object' && layer !== null ? layer.id : layer
@@ -35,7 +38,7 @@ export const LayerAttributeSelect: TextFieldClientComponent = (props) => {
     let current = true
     readLayer(asked)
       .then((layer) => current && setAnswer({ asked, layer }))
-      .catch((error: Error) => current && setAnswer({ asked, problem: `The layer's attributes could not be read: ${error.message}` }))
+      .catch((error: Error) => current && setAnswer({ asked, problem: error.message }))
     return () => {
       current = false
     }
@@ -46,14 +49,14 @@ export const LayerAttributeSelect: TextFieldClientComponent = (props) => {
   const problem = settled?.problem
   const texts = found?.textAttributes ?? []
   const options = withStoredValues(
-    (found?.attributes ?? []).map((name) => ({ label: texts.includes(name) ? `${name} (text)` : name, value: name })),
+    (found?.attributes ?? []).map((name) => ({ label: texts.includes(name) ? adminText(t, 'attributeHoldsText', { name }) : name, value: name })),
     value,
   )
   return (
     <div className="layer-attribute-select">
       <PickedField props={props} options={options} />
-      {!asked && <p className="field-description">Choose the layer first: its attributes are offered here.</p>}
-      {problem && <p role="alert">{problem}</p>}
+      {!asked && <p className="field-description">{adminText(t, 'attributesNeedLayer')}</p>}
+      {problem !== undefined && <p role="alert">{adminText(t, 'layerAttributesUnreadable', { problem })}</p>}
     </div>
   )
 }

@@ -10,12 +10,12 @@ export type EditorAiTask = Extract<AiTaskName, 'post-draft' | 'search-keywords' 
  * button calls POST /api/ai/generate and links to the draft it creates; it never fills the
  * field itself except with a draft a person has approved.
  */
-export const draftWithAiField = ({ name, task, field, label }: { name: string; task: EditorAiTask; field: string; label: string }): UIField => ({
+export const draftWithAiField = ({ name, task, field }: { name: string; task: EditorAiTask; field: string }): UIField => ({
   name,
   type: 'ui',
   admin: {
     components: {
-      Field: { path: '@/collections/AiDrafts/components/DraftWithAi#DraftWithAi', clientProps: { task, field, label } },
+      Field: { path: '@/collections/AiDrafts/components/DraftWithAi#DraftWithAi', clientProps: { task, field } },
     },
   },
 })

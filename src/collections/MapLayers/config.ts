@@ -59,7 +59,7 @@ export const MapLayers: CollectionConfig = {
     // What citizens read of a layer is per locale; its source, attributes and rules are shared.
     { name: 'name', type: 'text', required: true, localized: true, maxLength: 80 },
     { name: 'description', type: 'textarea', localized: true, maxLength: 1000 },
-    draftWithAiField({ name: 'describeWithAi', task: 'layer-description', field: 'description', label: 'Draft a description with AI' }),
+    draftWithAiField({ name: 'describeWithAi', task: 'layer-description', field: 'description' }),
     {
       name: 'public',
       type: 'checkbox',
@@ -264,7 +264,7 @@ export const MapLayers: CollectionConfig = {
             },
           ],
         },
-        draftWithAiField({ name: 'suggestColourWithAi', task: 'colour-suggestion', field: 'style.colour', label: 'Suggest a colour with AI' }),
+        draftWithAiField({ name: 'suggestColourWithAi', task: 'colour-suggestion', field: 'style.colour' }),
         {
           name: 'colourBy',
           type: 'select',

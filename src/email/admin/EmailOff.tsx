@@ -1,19 +1,14 @@
 /**
  * What the admin shows while email is off (no SMTP server configured): payload.config.ts adds these
- * components only then. The features that would mail say so instead of failing silently.
+ * components only then. The features that would mail say so instead of failing silently. Payload
+ * hands each of them the editor's `i18n`: they speak the editor's language.
  */
 
-const TEXT = {
-  heading: 'Email is off',
-  dashboard:
-    'No mail server is configured (SMTP_URL or SMTP_HOST, and EMAIL_FROM), so this site sends no email: password resets by email, notices to citizens whose questions are answered and other mails are unavailable, and their forms are hidden. New accounts cannot verify their address by email, so they can sign in at once. An administrator can set a new password for any account under Users.',
-  nav: 'Email is off',
-  navTitle: 'No mail server is configured: password resets and notices by email are unavailable.',
-  login: 'Forgot your password? Email is off on this site: ask an administrator to set a new one for you.',
-  forgotHeading: 'Password reset by email is unavailable',
-  forgot: 'This site has no mail server configured, so it cannot send a reset link. Ask an administrator to set a new password for your account.',
-  backToLogin: 'Back to sign-in',
-}
+import { type AdminTranslate, adminText } from '@/i18n/adminText'
+
+type WithI18n = { i18n: { t: AdminTranslate } }
+type LoginProps = WithI18n & { payload: { config: { routes: { admin: string }; admin: { routes: { forgot: string } } } } }
+type ForgotViewProps = WithI18n & { initPageResult: { req: { payload: { config: { routes: { admin: string } } } } } }
 
 const box = {
   border: '1px solid var(--theme-warning-500, #b58a00)',
@@ -25,47 +20,47 @@ const box = {
 } as const
 
 /** Above the dashboard. */
-export function EmailOffNotice() {
+export function EmailOffNotice({ i18n }: WithI18n) {
   return (
     <section role="status" aria-labelledby="email-off-heading" style={box}>
       <h2 id="email-off-heading" style={{ margin: '0 0 0.25rem', fontSize: '1.1rem' }}>
-        {TEXT.heading}
+        {adminText(i18n.t, 'emailOff')}
       </h2>
-      <p style={{ margin: 0 }}>{TEXT.dashboard}</p>
+      <p style={{ margin: 0 }}>{adminText(i18n.t, 'emailOffDashboard')}</p>
     </section>
   )
 }
 
 /** Under the navigation's links. */
-export function EmailOffNavNote() {
+export function EmailOffNavNote({ i18n }: WithI18n) {
   return (
-    <p title={TEXT.navTitle} style={{ margin: '1rem 0 0', fontSize: '0.85rem', color: 'var(--theme-warning-700, #7a5c00)' }}>
-      ✉︎ {TEXT.nav}
+    <p title={adminText(i18n.t, 'emailOffNavTitle')} style={{ margin: '1rem 0 0', fontSize: '0.85rem', color: 'var(--theme-warning-700, #7a5c00)' }}>
+      ✉︎ {adminText(i18n.t, 'emailOff')}
     </p>
   )
 }
 
 /** Under the sign-in form: hides Payload's "Forgot password?" link, which would lead nowhere, and says why. */
-export function LoginEmailOffNote({ payload }: { payload: { config: { routes: { admin: string }; admin: { routes: { forgot: string } } } } }) {
+export function LoginEmailOffNote({ payload, i18n }: LoginProps) {
   const forgotHref = `${payload.config.routes.admin}${payload.config.admin.routes.forgot}`
   return (
     <>
       <style>{`a[href="${forgotHref}"] { display: none !important; }`}</style>
-      <p style={{ fontSize: '0.9rem' }}>{TEXT.login}</p>
+      <p style={{ fontSize: '0.9rem' }}>{adminText(i18n.t, 'emailOffLogin')}</p>
     </>
   )
 }
 
 /** Replaces the forgot-password view: reached by a bookmark or a typed address, it explains instead of failing. */
-export function ForgotPasswordEmailOffView({ initPageResult }: { initPageResult: { req: { payload: { config: { routes: { admin: string } } } } } }) {
+export function ForgotPasswordEmailOffView({ initPageResult, i18n }: ForgotViewProps) {
   const adminRoute = initPageResult.req.payload.config.routes.admin
   return (
     <div>
-      <h1 style={{ fontSize: '1.6rem' }}>{TEXT.forgotHeading}</h1>
-      <p>{TEXT.forgot}</p>
+      <h1 style={{ fontSize: '1.6rem' }}>{adminText(i18n.t, 'emailOffForgotHeading')}</h1>
+      <p>{adminText(i18n.t, 'emailOffForgot')}</p>
       <p>
         {/* Not next/link: a client module the admin's layout shares with the citizens' pages made Next send them the admin's chunks. */}
-        <a href={`${adminRoute}/login`}>{TEXT.backToLogin}</a>
+        <a href={`${adminRoute}/login`}>{adminText(i18n.t, 'backToLogin')}</a>
       </p>
     </div>
   )

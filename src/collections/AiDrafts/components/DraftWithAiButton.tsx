@@ -1,14 +1,23 @@
 'use client'
-import { Button, useDocumentInfo, useField, useForm } from '@payloadcms/ui'
+import { Button, useDocumentInfo, useField, useForm, useTranslation } from '@payloadcms/ui'
 import { useEffect, useState } from 'react'
 
+import { type AdminMessage, adminText } from '@/i18n/adminText'
 import type { AiDraft } from '@/payload-types'
 
 import type { EditorAiTask } from '../fields'
 import { adminDraftUrl, approvedDraftsFor, changeDraftStatus, generateDraft, type DraftTargetRef } from './aiDraftsApi'
 
-type Props = { task: EditorAiTask; field: string; label: string; insertsApproved: boolean }
+type Props = { task: EditorAiTask; field: string; insertsApproved: boolean }
 type Notice = { text: string; draftId?: number | string }
+
+/** Each task's button. */
+const BUTTON: Record<EditorAiTask, AdminMessage> = {
+  'post-draft': 'aiDraftContent',
+  'search-keywords': 'aiSuggestKeywords',
+  'layer-description': 'aiDraftDescription',
+  'colour-suggestion': 'aiSuggestColour',
+}
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 
@@ -53,6 +62,7 @@ function fieldValueOf(draft: AiDraft): string {
  * unsaved form field and marks the draft applied; the editor checks it and saves by hand.
  */
 function ApprovedDrafts({ target }: { target: DraftTargetRef }) {
+  const { t } = useTranslation()
   const { setValue } = useField<string>({ path: target.field })
   const [approved, setApproved] = useState<AiDraft[]>([])
   const [notice, setNotice] = useState<string | null>(null)
@@ -76,7 +86,7 @@ function ApprovedDrafts({ target }: { target: DraftTargetRef }) {
     try {
       setValue(fieldValueOf(draft))
       await changeDraftStatus(draft.id, 'applied')
-      setNotice('Inserted. Check it and save the document to use it.')
+      setNotice(adminText(t, 'aiDraftInserted'))
       setListVersion((version) => version + 1)
     } catch (error) {
       setNotice((error as Error).message)
@@ -86,12 +96,12 @@ function ApprovedDrafts({ target }: { target: DraftTargetRef }) {
   return (
     <>
       {approved.length > 0 && (
-        <ul aria-label="Approved AI drafts" style={{ listStyle: 'none', padding: 0 }}>
+        <ul aria-label={adminText(t, 'aiApprovedDrafts')} style={{ listStyle: 'none', padding: 0 }}>
           {approved.map((draft) => (
             <li key={draft.id}>
               <q style={{ whiteSpace: 'pre-wrap' }}>{draft.draft}</q>{' '}
               <Button buttonStyle="pill" size="small" onClick={() => insert(draft)}>
-                Insert approved draft
+                {adminText(t, 'aiInsertApprovedDraft')}
               </Button>
             </li>
           ))}
@@ -106,7 +116,8 @@ function ApprovedDrafts({ target }: { target: DraftTargetRef }) {
  * "Draft with AI": asks POST /api/ai/generate for a draft of this document's field and links to
  * it in the review queue, or shows why the content must be written by hand.
  */
-export function DraftWithAiButton({ task, field, label, insertsApproved }: Props) {
+export function DraftWithAiButton({ task, field, insertsApproved }: Props) {
+  const { t } = useTranslation()
   const { id, collectionSlug } = useDocumentInfo()
   const { getData } = useForm()
   const [notes, setNotes] = useState('')
@@ -114,7 +125,7 @@ export function DraftWithAiButton({ task, field, label, insertsApproved }: Props
   const [notice, setNotice] = useState<Notice | null>(null)
 
   if (id === undefined || id === null || !collectionSlug) {
-    return <p className="field-description">Save the document first to draft its {field} with AI.</p>
+    return <p className="field-description">{adminText(t, 'aiSaveFirstToDraft', { field })}</p>
   }
   const target: DraftTargetRef = { collection: collectionSlug, docId: String(id), field }
 
@@ -125,7 +136,7 @@ export function DraftWithAiButton({ task, field, label, insertsApproved }: Props
       const outcome = await generateDraft(task, inputFrom(task, getData(), notes), target)
       setNotice(
         outcome.mode === 'ai'
-          ? { text: 'A draft is waiting for review. Nothing has changed in this document.', draftId: outcome.draft.id }
+          ? { text: adminText(t, 'aiDraftWaiting'), draftId: outcome.draft.id }
           : { text: outcome.message },
       )
     } catch (error) {
@@ -139,16 +150,16 @@ export function DraftWithAiButton({ task, field, label, insertsApproved }: Props
     <div className="field-type ai-draft-button" style={{ marginBottom: '1.5rem' }}>
       {task === 'post-draft' && (
         <label className="field-label" style={{ display: 'block' }}>
-          Notes for the AI draft (optional)
+          {adminText(t, 'aiDraftNotes')}
           <textarea value={notes} onChange={(event) => setNotes(event.target.value)} rows={3} maxLength={5000} style={{ display: 'block', width: '100%' }} />
         </label>
       )}
       <Button buttonStyle="secondary" size="small" onClick={generate} disabled={busy}>
-        {busy ? 'Drafting…' : label}
+        {adminText(t, busy ? 'aiDrafting' : BUTTON[task])}
       </Button>
       <p role="status">
         {notice?.text}{' '}
-        {notice?.draftId !== undefined && <a href={adminDraftUrl(notice.draftId)}>Review the draft</a>}
+        {notice?.draftId !== undefined && <a href={adminDraftUrl(notice.draftId)}>{adminText(t, 'aiReviewDraft')}</a>}
       </p>
       {insertsApproved && <ApprovedDrafts target={target} />}
     </div>

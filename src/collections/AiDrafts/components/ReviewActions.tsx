@@ -1,14 +1,43 @@
 'use client'
-import { Button, useDocumentInfo, useFormFields } from '@payloadcms/ui'
+import { Button, useDocumentInfo, useFormFields, useTranslation } from '@payloadcms/ui'
 import { useState } from 'react'
 
 import type { AiTaskName } from '@/ai/shared/taskNames'
+import { adminText, adminTextAround } from '@/i18n/adminText'
 
 import type { AiDraftStatus } from '@/ai/shared/draftStatus'
-import { findTarget } from '@/ai/shared/draftTargets'
+import { findTarget, type DraftTarget } from '@/ai/shared/draftTargets'
 import { changeDraftStatus } from './aiDraftsApi'
 
 const useFormValue = <T,>(path: string) => useFormFields(([fields]) => fields[path]?.value as T | undefined)
+
+type TargetRef = { collection?: string; docId?: string; field?: string }
+
+/** What an approved draft's editor is told: where it goes, and how (the review queue's Apply, or by hand in the target's editor). */
+function ApprovedNote({ rule, target }: { rule: DraftTarget | undefined; target: TargetRef }) {
+  const { t } = useTranslation()
+  const targetUrl = target.collection && target.docId ? `/admin/collections/${target.collection}/${target.docId}` : undefined
+  if (!rule) return <p>{adminText(t, 'aiApprovedNoTarget')}</p>
+  if (rule.apply === 'editor-form') {
+    const [before, after] = adminTextAround(t, 'aiApprovedInsert', 'link')
+    const link = adminText(t, 'aiOpenTarget', { target: target.collection?.replace('-', ' ') ?? '' })
+    return (
+      <p>
+        {before}
+        <a href={targetUrl}>{link}</a>
+        {after}
+      </p>
+    )
+  }
+  const [before, after] = adminTextAround(t, rule.apply === 'draft-version' ? 'aiApprovedApplyDraft' : 'aiApprovedApply', 'link', { field: target.field ?? '' })
+  return (
+    <p>
+      {before}
+      <a href={targetUrl}>{`${target.collection} ${target.docId}`}</a>
+      {after}
+    </p>
+  )
+}
 
 /**
  * The review queue's buttons on an AI draft: approve (with any edits made to the text) or reject
@@ -16,6 +45,7 @@ const useFormValue = <T,>(path: string) => useFormFields(([fields]) => fields[pa
  * refusals are shown here as they come.
  */
 export function ReviewActions() {
+  const { t } = useTranslation()
   const { id } = useDocumentInfo()
   const status = useFormValue<AiDraftStatus>('status')
   const task = useFormValue<AiTaskName>('task')
@@ -30,7 +60,6 @@ export function ReviewActions() {
 
   if (id === undefined || id === null || !status || !task) return null
   const rule = findTarget(task, target)
-  const targetUrl = target.collection && target.docId ? `/admin/collections/${target.collection}/${target.docId}` : undefined
 
   const change = async (next: AiDraftStatus) => {
     setBusy(true)
@@ -46,36 +75,26 @@ export function ReviewActions() {
   }
 
   return (
-    <section aria-label="Review" style={{ marginBottom: '1.5rem' }}>
+    <section aria-label={adminText(t, 'aiReview')} style={{ marginBottom: '1.5rem' }}>
       {status === 'pending_review' && (
         <>
-          <p>Read and, if needed, edit the text. Approving saves your edits with the approval.</p>
+          <p>{adminText(t, 'aiReviewHint')}</p>
           <Button buttonStyle="primary" size="small" onClick={() => change('approved')} disabled={busy}>
-            Approve
+            {adminText(t, 'aiApprove')}
           </Button>{' '}
           <Button buttonStyle="secondary" size="small" onClick={() => change('rejected')} disabled={busy}>
-            Reject
+            {adminText(t, 'aiReject')}
           </Button>
         </>
       )}
-      {status === 'approved' && !rule && <p>Approved. This draft has no target: copy the text where it is needed.</p>}
-      {status === 'approved' && rule?.apply === 'editor-form' && (
-        <p>
-          Approved. <a href={targetUrl}>Open the {target.collection?.replace('-', ' ')}</a> and insert it there, then save.
-        </p>
-      )}
+      {status === 'approved' && <ApprovedNote rule={rule} target={target} />}
       {status === 'approved' && rule && rule.apply !== 'editor-form' && (
-        <>
-          <p>
-            Approved. Apply writes it into <a href={targetUrl}>{`${target.collection} ${target.docId}`}</a> ({target.field})
-            {rule.apply === 'draft-version' ? ' as an unpublished draft: publish the document yourself.' : '.'}
-          </p>
-          <Button buttonStyle="primary" size="small" onClick={() => change('applied')} disabled={busy}>
-            Apply
-          </Button>
-        </>
+        <Button buttonStyle="primary" size="small" onClick={() => change('applied')} disabled={busy}>
+          {adminText(t, 'aiApply')}
+        </Button>
       )}
-      {(status === 'rejected' || status === 'applied') && <p>This draft is {status}; nothing more can change.</p>}
+      {status === 'rejected' && <p>{adminText(t, 'aiDraftRejected')}</p>}
+      {status === 'applied' && <p>{adminText(t, 'aiDraftApplied')}</p>}
       {problem && <p role="alert">{problem}</p>}
     </section>
   )

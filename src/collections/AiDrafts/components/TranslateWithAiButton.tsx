@@ -1,12 +1,22 @@
 'use client'
-import { Button, useDocumentInfo, useLocale } from '@payloadcms/ui'
+import { Button, useDocumentInfo, useLocale, useTranslation } from '@payloadcms/ui'
 import { useState } from 'react'
 
+import { adminText } from '@/i18n/adminText'
 import { isLocale, LOCALE_NAMES, LOCALES, type Locale } from '@/i18n/locales'
 
 import { adminDraftUrl, generateDraft } from './aiDraftsApi'
 
 type Notice = { text: string; draftId?: number | string }
+
+/** A locale's language named in the editor's ("Spanish", «español»), for a sentence; the list below names each in its own. */
+function languageName(locale: Locale, editorLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([editorLanguage], { type: 'language' }).of(locale) ?? LOCALE_NAMES[locale]
+  } catch {
+    return LOCALE_NAMES[locale]
+  }
+}
 
 /**
  * "Translate with AI": asks POST /api/ai/generate for a translation of this document's texts
@@ -15,6 +25,7 @@ type Notice = { text: string; draftId?: number | string }
  * as an unpublished draft of that locale.
  */
 export function TranslateWithAiButton() {
+  const { i18n, t } = useTranslation()
   const { id, collectionSlug } = useDocumentInfo()
   const current = useLocale()
   const source: Locale = isLocale(current?.code) ? current.code : LOCALES[0]
@@ -24,7 +35,7 @@ export function TranslateWithAiButton() {
   const [notice, setNotice] = useState<Notice | null>(null)
 
   if (id === undefined || id === null || !collectionSlug) {
-    return <p className="field-description">Save the document first to translate it with AI.</p>
+    return <p className="field-description">{adminText(t, 'aiSaveFirstToTranslate')}</p>
   }
   const targetLocale = targets.includes(target) ? target : targets[0]
 
@@ -39,7 +50,7 @@ export function TranslateWithAiButton() {
       )
       setNotice(
         outcome.mode === 'ai'
-          ? { text: `A ${LOCALE_NAMES[targetLocale]} translation is waiting for review. Nothing has changed in this document.`, draftId: outcome.draft.id }
+          ? { text: adminText(t, 'aiTranslationWaiting', { language: languageName(targetLocale, i18n.language) }), draftId: outcome.draft.id }
           : { text: outcome.message },
       )
     } catch (error) {
@@ -52,7 +63,7 @@ export function TranslateWithAiButton() {
   return (
     <div className="field-type ai-draft-button" style={{ marginBottom: '1.5rem' }}>
       <label className="field-label" style={{ display: 'block' }}>
-        Translate the {LOCALE_NAMES[source]} texts into{' '}
+        {adminText(t, 'aiTranslateInto', { language: languageName(source, i18n.language) })}{' '}
         <select value={targetLocale} onChange={(event) => setTarget(event.target.value as Locale)}>
           {targets.map((locale) => (
             <option key={locale} value={locale}>
@@ -62,11 +73,11 @@ export function TranslateWithAiButton() {
         </select>
       </label>
       <Button buttonStyle="secondary" size="small" onClick={translate} disabled={busy}>
-        {busy ? 'Translating…' : 'Translate with AI'}
+        {adminText(t, busy ? 'aiTranslating' : 'aiTranslateWithAi')}
       </Button>
       <p role="status">
         {notice?.text}{' '}
-        {notice?.draftId !== undefined && <a href={adminDraftUrl(notice.draftId)}>Review the draft</a>}
+        {notice?.draftId !== undefined && <a href={adminDraftUrl(notice.draftId)}>{adminText(t, 'aiReviewDraft')}</a>}
       </p>
     </div>
   )

@@ -1,16 +1,20 @@
 'use client'
-import { useField, useFormFields } from '@payloadcms/ui'
+import { useField, useFormFields, useTranslation } from '@payloadcms/ui'
 import type { OptionObject, TextFieldClientComponent } from 'payload'
 import { useEffect, useState } from 'react'
 
 import { type AttributeDetail, fetchAttributeDetails } from './brokerApi'
 import { PickedField, withStoredValues } from '@/fields/PickedField'
+import { type AdminTranslate, adminText } from '@/i18n/adminText'
 
-const describe = (detail: AttributeDetail) =>
-  detail.sample === null ? `${detail.name} (no sample value)` : `${detail.name} — e.g. ${detail.sample}${detail.unit ? ` ${detail.unit}` : ''}`
+const describe = (t: AdminTranslate, detail: AttributeDetail) =>
+  detail.sample === null
+    ? adminText(t, 'attributeNoSample', { name: detail.name })
+    : adminText(t, 'attributeSample', { name: detail.name, sample: `${detail.sample}${detail.unit ? ` ${detail.unit}` : ''}` })
 
 /** The broker's attributes of the form's entity type, in the form's city, once both are known. */
 function useBrokerAttributes() {
+  const { t } = useTranslation()
   const entityType = useFormFields(([fields]) => fields.entityType?.value as string | undefined)
   const tenant = useFormFields(([fields]) => fields['source.tenant']?.value as string | undefined)
   const asked = entityType ? `${entityType}|${tenant ?? ''}` : null
@@ -30,13 +34,13 @@ function useBrokerAttributes() {
   const settled = answer?.asked === asked ? answer : null
   const details = settled?.details ?? []
   const status = !entityType
-    ? 'Choose the entity type first: its attributes are offered here.'
+    ? adminText(t, 'attributesNeedType')
     : !settled
-      ? 'Asking the broker for the attributes…'
+      ? adminText(t, 'attributesAsking')
       : settled.problem
-        ? `The broker's attributes could not be read: ${settled.problem}`
+        ? adminText(t, 'attributesUnreadable', { problem: settled.problem })
         : details.length === 0
-          ? `The broker reports no attributes on ${entityType}.`
+          ? adminText(t, 'attributesNone', { type: entityType })
           : null
   return { details, status }
 }
@@ -46,11 +50,12 @@ function useBrokerAttributes() {
  * each. Picking the layer's attributes also marks those whose sample is text as holding text.
  */
 export const BrokerAttributesField: TextFieldClientComponent = (props) => {
+  const { t } = useTranslation()
   const { details, status } = useBrokerAttributes()
   const { value } = useField<string[] | string | null>({ potentiallyStalePath: props.path })
   const textAttributes = useField<string[] | null>({ path: 'textAttributes' })
   const options: OptionObject[] = withStoredValues(
-    details.map((detail) => ({ label: describe(detail), value: detail.name })),
+    details.map((detail) => ({ label: describe(t, detail), value: detail.name })),
     value,
   )
 

@@ -1,8 +1,23 @@
 'use client'
-import { Button, useField, useFormFields } from '@payloadcms/ui'
+import { Button, useField, useFormFields, useTranslation } from '@payloadcms/ui'
 import { useState } from 'react'
 
+import { adminText, adminTextAround } from '@/i18n/adminText'
+
 import { type BrokerPreviewResult, fetchBrokerPreview } from './brokerApi'
+
+/** "**12** AirQualityObserved entities." */
+function EntityCount({ preview }: { preview: BrokerPreviewResult }) {
+  const { t } = useTranslation()
+  const [before, after] = adminTextAround(t, 'brokerEntityCount', 'count', { type: preview.type })
+  return (
+    <p>
+      {before}
+      <strong>{preview.count ?? adminText(t, 'brokerUnknownCount')}</strong>
+      {after}
+    </p>
+  )
+}
 
 /**
  * Shows what the broker holds for the chosen type: how many entities, which attributes, one
@@ -10,6 +25,7 @@ import { type BrokerPreviewResult, fetchBrokerPreview } from './brokerApi'
  * untrusted: they are rendered as text only.
  */
 export function BrokerPreview() {
+  const { t } = useTranslation()
   const entityType = useFormFields(([fields]) => fields.entityType?.value as string | undefined)
   const tenant = useFormFields(([fields]) => fields['source.tenant']?.value as string | undefined)
   const { value: attributes, setValue: setAttributes } = useField<string[] | null>({ path: 'attributes' })
@@ -19,7 +35,7 @@ export function BrokerPreview() {
   const chosen = attributes ?? []
 
   const load = async () => {
-    if (!entityType) return setProblem('Choose an entity type first.')
+    if (!entityType) return setProblem(adminText(t, 'brokerNeedsType'))
     setLoading(true)
     setProblem(null)
     try {
@@ -33,22 +49,20 @@ export function BrokerPreview() {
   }
 
   return (
-    <section aria-label="Broker preview" style={{ margin: '1rem 0', padding: '1rem', border: '1px solid var(--theme-elevation-150)' }}>
+    <section aria-label={adminText(t, 'brokerPreview')} style={{ margin: '1rem 0', padding: '1rem', border: '1px solid var(--theme-elevation-150)' }}>
       <Button buttonStyle="secondary" size="small" onClick={load} disabled={loading}>
-        {loading ? 'Asking the broker…' : 'Preview and check against the broker'}
+        {adminText(t, loading ? 'brokerAsking' : 'brokerPreviewButton')}
       </Button>
       {problem && <p role="alert">{problem}</p>}
       {preview && (
         <div>
-          <p>
-            <strong>{preview.count ?? 'An unknown number of'}</strong> {preview.type} entities.
-          </p>
+          <EntityCount preview={preview} />
           {preview.unknownAttributes.length > 0 ? (
-            <p role="alert">The broker does not know: {preview.unknownAttributes.join(', ')}</p>
+            <p role="alert">{adminText(t, 'brokerUnknownAttributes', { names: preview.unknownAttributes.join(', ') })}</p>
           ) : (
-            chosen.length > 0 && <p>All chosen attributes exist on the broker.</p>
+            chosen.length > 0 && <p>{adminText(t, 'brokerAllKnown')}</p>
           )}
-          <p>Attributes on the broker (click to add):</p>
+          <p>{adminText(t, 'brokerAttributesToAdd')}</p>
           <ul style={{ display: 'flex', flexWrap: 'wrap', gap: 8, listStyle: 'none', padding: 0 }}>
             {preview.attributes.map((name) => (
               <li key={name}>
@@ -65,7 +79,7 @@ export function BrokerPreview() {
           </ul>
           {preview.sample && (
             <details>
-              <summary>A sample entity</summary>
+              <summary>{adminText(t, 'brokerSampleEntity')}</summary>
               <pre style={{ whiteSpace: 'pre-wrap', maxHeight: 320, overflow: 'auto' }}>{JSON.stringify(preview.sample, null, 2)}</pre>
             </details>
           )}

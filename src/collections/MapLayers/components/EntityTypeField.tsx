@@ -1,16 +1,18 @@
 'use client'
-import { TextField, useField, useFormFields } from '@payloadcms/ui'
+import { TextField, useField, useFormFields, useTranslation } from '@payloadcms/ui'
 import type { TextFieldClientComponent } from 'payload'
 import { useEffect, useState } from 'react'
 
 import { fetchBrokerTypes } from './brokerApi'
 import { PickedField, withStoredValues } from '@/fields/PickedField'
+import { adminText } from '@/i18n/adminText'
 
 /**
  * The entity type, picked from the types the broker reports for the layer's city. Only when the
  * broker cannot be asked is it typed (an outage must not stop an editor).
  */
 export const EntityTypeField: TextFieldClientComponent = (props) => {
+  const { t } = useTranslation()
   const { value } = useField<string>({ potentiallyStalePath: props.path })
   const tenant = useFormFields(([fields]) => fields['source.tenant']?.value as string | undefined)
   const asked = tenant ?? ''
@@ -28,7 +30,7 @@ export const EntityTypeField: TextFieldClientComponent = (props) => {
 
   const settled = answer?.asked === asked ? answer : null
   const types = settled?.types ?? null
-  const problem = settled?.problem ? `The broker's types could not be read (${settled.problem}): type the entity type.` : null
+  const problem = settled?.problem ? adminText(t, 'entityTypesUnreadable', { problem: settled.problem }) : null
 
   if (problem) {
     return (
@@ -42,8 +44,8 @@ export const EntityTypeField: TextFieldClientComponent = (props) => {
   return (
     <div className="entity-type-field">
       <PickedField props={props} options={options} />
-      {!settled && <p className="field-description">Asking the broker for its entity types…</p>}
-      {types?.length === 0 && <p className="field-description">The broker reports no entity types for this city.</p>}
+      {!settled && <p className="field-description">{adminText(t, 'entityTypesAsking')}</p>}
+      {types?.length === 0 && <p className="field-description">{adminText(t, 'entityTypesNone')}</p>}
     </div>
   )
 }

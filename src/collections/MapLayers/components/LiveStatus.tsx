@@ -1,11 +1,17 @@
 'use client'
-import { useDocumentInfo } from '@payloadcms/ui'
+import { useDocumentInfo, useTranslation } from '@payloadcms/ui'
 import { useEffect, useState } from 'react'
+
+import { type AdminTranslate, adminText } from '@/i18n/adminText'
 
 type CityStatus = { tenant: string; mode: 'live' | 'polling'; reason?: string }
 
+const modeOf = (t: AdminTranslate, city: CityStatus) =>
+  city.mode === 'live' ? adminText(t, 'livePushed') : city.reason ? adminText(t, 'livePollingBecause', { reason: city.reason }) : adminText(t, 'livePolling')
+
 /** Whether the saved layer gets its changes pushed (a working broker subscription per city) or polls, and why. */
 export function LiveStatus() {
+  const { t } = useTranslation()
   const { id } = useDocumentInfo()
   const [status, setStatus] = useState<{ enabled: boolean; cities: CityStatus[] } | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -27,16 +33,16 @@ export function LiveStatus() {
 
   if (!id) return null
   return (
-    <section aria-label="Live updates" className="layer-live-status" style={{ margin: '1rem 0' }}>
-      <strong>Live updates: </strong>
+    <section aria-label={adminText(t, 'liveUpdates')} className="layer-live-status" style={{ margin: '1rem 0' }}>
+      <strong>{adminText(t, 'liveUpdates')}: </strong>
       {problem && <span role="alert">{problem}</span>}
-      {status && !status.enabled && <span>off on this server (LIVE_UPDATES=false); pages poll.</span>}
-      {status?.enabled && status.cities.length === 0 && <span>no subscription (the layer is not public and no one watches it); pages poll.</span>}
+      {status && !status.enabled && <span>{adminText(t, 'liveOff')}</span>}
+      {status?.enabled && status.cities.length === 0 && <span>{adminText(t, 'liveNoSubscription')}</span>}
       {status?.enabled && status.cities.length > 0 && (
         <ul>
           {status.cities.map((city) => (
             <li key={city.tenant}>
-              {city.tenant || 'default tenant'}: {city.mode === 'live' ? 'live (the broker pushes changes)' : `polling${city.reason ? `: ${city.reason}` : ''}`}
+              {city.tenant || adminText(t, 'liveDefaultTenant')}: {modeOf(t, city)}
             </li>
           ))}
         </ul>

@@ -1,9 +1,9 @@
 'use client'
-import { PasswordField, useForm, useFormFields, useFormModified } from '@payloadcms/ui'
+import { PasswordField, useForm, useFormFields, useFormModified, useTranslation } from '@payloadcms/ui'
 import type { TextFieldClientComponent } from 'payload'
-import { useEffect } from 'react'
+import { useCallback, useEffect } from 'react'
 
-const requireCurrentPassword = (value: null | string | undefined) => (value ? true : 'Enter your current password to change your password or email address')
+import { adminText } from '@/i18n/adminText'
 
 /**
  * "Current password" on one's own account (the field's condition), shown while Payload's
@@ -12,6 +12,8 @@ const requireCurrentPassword = (value: null | string | undefined) => (value ? tr
  * password or email without the current password.
  */
 export const CurrentPasswordField: TextFieldClientComponent = ({ field, path }) => {
+  const { t } = useTranslation()
+  const requireCurrentPassword = useCallback((value: null | string | undefined) => (value ? true : adminText(t, 'currentPasswordNeeded')), [t])
   const changingPassword = useFormFields(([fields]) => 'password' in fields)
   const changingEmail = useFormFields(([fields]) => fields.email !== undefined && fields.email.value !== fields.email.initialValue)
   const { dispatchFields, getFields } = useForm()

@@ -1,15 +1,16 @@
 'use client'
-import { Button } from '@payloadcms/ui'
+import { Button, useTranslation } from '@payloadcms/ui'
 import { useState } from 'react'
 
 import type { GatewayCheck, ModelAvailability } from '@/ai/server/gateway/check'
+import { type AdminMessage, adminText } from '@/i18n/adminText'
 
 type Result = GatewayCheck & { enabled: boolean; warning?: string }
 
-const AVAILABILITY: Record<ModelAvailability, string> = {
-  found: 'found (paid)',
-  free: 'found, free',
-  unknown: 'unknown to the gateway',
+const AVAILABILITY: Record<ModelAvailability, AdminMessage> = {
+  found: 'gatewayModelFound',
+  free: 'gatewayModelFree',
+  unknown: 'gatewayModelUnknown',
 }
 
 /**
@@ -17,6 +18,7 @@ const AVAILABILITY: Record<ModelAvailability, string> = {
  * the chain the gateway lists, before anyone relies on them. Shows the server's key warning.
  */
 export function TestGatewayButton({ warning }: { warning?: string }) {
+  const { t } = useTranslation()
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<Result | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -45,23 +47,23 @@ export function TestGatewayButton({ warning }: { warning?: string }) {
         </p>
       )}
       <Button buttonStyle="secondary" size="small" onClick={test} disabled={busy}>
-        {busy ? 'Testing…' : 'Test the gateway'}
+        {adminText(t, busy ? 'gatewayTesting' : 'gatewayTest')}
       </Button>
       <div role="status">
         {error && <p>{error}</p>}
         {result && (
           <>
-            {!result.enabled && <p>AI is turned off on the server (ENABLE_AI is not &quot;true&quot;).</p>}
+            {!result.enabled && <p>{adminText(t, 'gatewayAiOff')}</p>}
             <p>
               {result.key.valid
-                ? `The key is valid${result.key.isFreeTier ? ' (free tier)' : ''}.`
-                : `The key is not valid: ${result.key.problem ?? 'refused'}.`}
+                ? adminText(t, result.key.isFreeTier ? 'gatewayKeyValidFree' : 'gatewayKeyValid')
+                : adminText(t, 'gatewayKeyInvalid', { problem: result.key.problem ?? adminText(t, 'gatewayKeyRefused') })}
             </p>
-            {result.modelsProblem && <p>The model list could not be read: {result.modelsProblem}.</p>}
+            {result.modelsProblem && <p>{adminText(t, 'gatewayModelsUnreadable', { problem: result.modelsProblem })}</p>}
             <ol>
               {result.models.map((model) => (
                 <li key={model.id}>
-                  <code>{model.id}</code>: {AVAILABILITY[model.availability]}
+                  <code>{model.id}</code>: {adminText(t, AVAILABILITY[model.availability])}
                 </li>
               ))}
             </ol>
