@@ -19,12 +19,12 @@ const readiness = (): Readiness => ((globalThis as Record<symbol, unknown>)[READ
 /** False while the server warms up after a start. */
 export const isReady = () => readiness().ready
 
+/** The cheapest Payload REST route anyone may call: whether the site has its first account. */
+export const JOB_RUNNERS_ROUTE = '/api/users/init'
 /**
  * The data routes a map asks for: an unknown layer loads each layer route's code and answers 404;
  * a basemap tile also builds the bundled basemap's tile index.
  */
-/** The cheapest Payload REST route anyone may call: whether the site has its first account. */
-export const JOB_RUNNERS_ROUTE = '/api/users/init'
 const DATA_ROUTES = ['/api/layers/0/features', '/api/layers/0/preview', '/api/layers/0/history', '/api/layers/0/tiles/0/0/0', '/basemap/tiles/0/0/0']
 const MAX_LINKED_PAGES = 20
 /** Two at a time: the server's one thread renders them, and real visitors may already be arriving. */
