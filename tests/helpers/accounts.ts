@@ -129,11 +129,14 @@ export async function signInLocally(payload: Payload, credentials: Credentials):
   return { user, token }
 }
 
-/** One account per role made through the Local API (tagged: integration files share a database), each signed in over REST. */
-export async function signedInRoles(payload: Payload, baseUrl: string, tag: string) {
+/**
+ * An account of each of `roles` (every role by default) made through the Local API, tagged (integration
+ * files share a database), each signed in over REST: the tokens and ids of those roles.
+ */
+export async function signedInRoles(payload: Payload, baseUrl: string, tag: string, roles: readonly Role[] = ROLES) {
   const tokens = {} as Record<Role, string>
   const ids = {} as Record<Role, number | string>
-  for (const role of ROLES) {
+  for (const role of roles) {
     const account = testAccount(role, tag)
     ids[role] = (await createUserLocally(payload, account)).id
     tokens[role] = (await signIn(baseUrl, account)).token

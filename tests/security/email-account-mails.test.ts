@@ -1,14 +1,10 @@
-import os from 'node:os'
-import path from 'node:path'
-import { rmSync } from 'node:fs'
-
 import { createClient } from '@libsql/client'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
-import { linksOf, type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp'
+import { linksOf, mailSettings, type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp'
 import { call, expectRefusal, servers } from './http'
-import { migratedPostgresDatabase } from '../helpers/migratedDatabases'
+import { ownDatabase } from '../helpers/migratedDatabases'
 import { type AppServer, startAppServer } from './servers'
 
 // Password reset and account verification by email on the production build, with a real SMTP
@@ -17,7 +13,7 @@ import { type AppServer, startAppServer } from './servers'
 // admin types can add a mail header. And with email off (the shared servers have no SMTP), the
 // features refuse openly.
 
-const engines = ['sqlite', ...(process.env.TEST_POSTGRES_URI ? ['postgres'] : [])] as const
+const engines = ['sqlite', ...(process.env.TEST_POSTGRES_URI ? (['postgres'] as const) : [])] as const
 const PASSWORD = 'Reset-passphrase-2026'
 const NEW_PASSWORD = 'A-brand-new-passphrase-2027'
 
@@ -25,19 +21,9 @@ type Mailing = { server: AppServer; smtp: SmtpCatcher; databaseUri: string; clea
 
 async function startMailingServer(engine: (typeof engines)[number]): Promise<Mailing> {
   const smtp = await startSmtpCatcher()
-  const env: Record<string, string> = { TRUST_PROXY: 'true', ALLOW_SIGNUP: 'true', SMTP_URL: smtp.url, EMAIL_FROM: 'City Dashboard <noreply@city.example>' }
-  let databaseUri: string
-  let drop: () => Promise<void>
-  if (engine === 'sqlite') {
-    const file = path.join(os.tmpdir(), `citydash-sec-mail-${process.pid}-${Date.now()}.db`)
-    databaseUri = `file:${file}`
-    drop = async () => rmSync(file, { force: true })
-  } else {
-    const database = await migratedPostgresDatabase('mail')
-    databaseUri = database.uri
-    drop = database.drop
-    Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `citydash-sec-mail-${process.pid}-${Date.now()}:` })
-  }
+  const env: Record<string, string> = { TRUST_PROXY: 'true', ALLOW_SIGNUP: 'true', ...mailSettings(smtp, 'City Dashboard <noreply@city.example>') }
+  const { uri: databaseUri, drop } = await ownDatabase(engine, 'secmail')
+  if (engine === 'postgres') Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `citydash-sec-mail-${process.pid}-${Date.now()}:` })
   const server = await startAppServer({ databaseUri, brokerUrl: inject('securityBrokerUrl'), env })
   return { server, smtp, databaseUri, cleanup: async () => (server.stop(), await smtp.close(), await drop()) }
 }

@@ -4,6 +4,7 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 
+import { MALFORMED_GRAPHQL_WHERE, NOT_A_DATE_GRAPHQL } from '../helpers/hostileInput'
 import { animatedGif, blackPng, mediaForm } from '../int/payload/uploadFixtures'
 
 import type { SecurityServer } from './global-setup'
@@ -85,15 +86,11 @@ describe.each(servers())('V5 Validation: hostile queries and bodies are refused,
   })
 
   it('refuses malformed GraphQL where arguments with status 400, never 500', async () => {
-    for (const [query, variables] of [
-      ['{ Posts(where: { categories: { in: ["abc"] } }) { totalDocs } }', {}],
-      ['{ Posts(where: { categories: { equals: { a: 1 } } }) { totalDocs } }', {}],
-      ['query ($title: String) { Pages(where: { title: { equals: $title } }) { totalDocs } }', { title: 'a\u0000b' }],
-    ] as const) {
+    for (const [query, variables] of MALFORMED_GRAPHQL_WHERE) {
       const body = (await (await call(server, 'anonymous', 'POST', '/api/graphql', { query, variables })).json()) as { errors?: { extensions?: { statusCode?: number } }[] }
       expect(body.errors?.[0]?.extensions?.statusCode, JSON.stringify(body)).toBe(400)
     }
-    const date = (await (await call(server, 'anonymous', 'POST', '/api/graphql', { query: '{ Pages(where: { createdAt: { greater_than: "notadate" } }) { totalDocs } }' })).json()) as {
+    const date = (await (await call(server, 'anonymous', 'POST', '/api/graphql', { query: NOT_A_DATE_GRAPHQL })).json()) as {
       errors?: { extensions?: { statusCode?: number } }[]
     }
     expect(date.errors?.length).toBeGreaterThan(0)

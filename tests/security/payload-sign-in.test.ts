@@ -1,39 +1,25 @@
 import { randomBytes } from 'node:crypto'
-import { rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 
 import { expectRefusal } from './http'
-import { ensureMigrated, migratedPostgresDatabase } from '../helpers/migratedDatabases'
+import { ownDatabase } from '../helpers/migratedDatabases'
 import { type AppServer, startAppServer } from './servers'
 
 // Two production processes on one empty database per engine (PostgreSQL ones share Redis), behind
 // a trusted proxy so each case can speak as a different client (X-Forwarded-For).
-const engines = ['sqlite', ...(process.env.TEST_POSTGRES_URI ? ['postgres'] : [])] as const
+const engines = ['sqlite', ...(process.env.TEST_POSTGRES_URI ? (['postgres'] as const) : [])] as const
 const PASSWORD = 'Race-passphrase-2026'
 
 type Pair = { a: AppServer; b: AppServer; cleanup: () => Promise<void> }
 
 async function startPair(engine: (typeof engines)[number]): Promise<Pair> {
   const brokerUrl = inject('securityBrokerUrl')
-  let databaseUri: string
-  let drop: () => Promise<void>
   // One secret for both processes: a token signed by one is honoured by the other.
   const env: Record<string, string> = { TRUST_PROXY: 'true', ALLOW_SIGNUP: 'true', APP_SECRET: randomBytes(32).toString('hex') }
-  if (engine === 'sqlite') {
-    const file = path.join(os.tmpdir(), `citydash-sec-signin-${process.pid}-${Date.now()}.db`)
-    databaseUri = `file:${file}`
-    drop = async () => rmSync(file, { force: true })
-  } else {
-    const database = await migratedPostgresDatabase('signin')
-    databaseUri = database.uri
-    drop = database.drop
-    Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `citydash-sec-signin-${process.pid}-${Date.now()}:` })
-  }
   // The database is migrated (a template's copy) before either process starts: both start at once.
-  await ensureMigrated(databaseUri)
+  const { uri: databaseUri, drop } = await ownDatabase(engine, 'secsignin')
+  if (engine === 'postgres') Object.assign(env, { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `citydash-sec-signin-${process.pid}-${Date.now()}:` })
   const [a, b] = await Promise.all([startAppServer({ databaseUri, brokerUrl, env }), startAppServer({ databaseUri, brokerUrl, env })])
   return { a, b, cleanup: async () => (a.stop(), b.stop(), await drop()) }
 }

@@ -1,17 +1,20 @@
 import type { Payload } from 'payload'
 
+import { type FakeGateway, type FakeGatewayOptions, startFakeGateway } from '../../fakes/gateway'
 import { authHeaders } from '../../helpers/accounts'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { no2AlertLayer } from '../../helpers/layers'
+import { closedOnce, type PayloadApi, type PayloadApiOptions, startPayloadApi, TEST_CITIES } from '../helpers/payload'
 
 export const GATEWAY_KEY = 'sk-or-v1-integration-test-key'
 export const GATEWAY_MODEL = 'openai/gpt-4o-mini'
 
-export type AiEnvironment = {
+export type AiEnvironment = Pick<PayloadApiOptions, 'roles'> & {
   /** ENABLE_AI as the process sees it; undefined = unset. */
   enableAi: string | undefined
-  gatewayUrl?: string
-  brokerUrl?: string
+  /** The fake gateway started here as GATEWAY_URL (`gateway`): by default one that takes GATEWAY_KEY only. */
+  gateway?: FakeGatewayOptions
+  /** The city data answers are drafted from: a demo broker (Orion-LD) and its two cities in Site settings. */
+  cityData?: boolean
   /** GATEWAY_FALLBACK_MODELS (none by default). */
   fallbackModels?: string
   /** GATEWAY_SITE_URL; '' leaves it unset (the referer is then PUBLIC_SERVER_URL). */
@@ -19,36 +22,46 @@ export type AiEnvironment = {
   apiKey?: string
 }
 
+export type AiApp = PayloadApi & { gateway: FakeGateway }
+
 /**
- * Payload on the test database behind a real HTTP server with the AI routes (and the layer
- * features route). The config and env() read the environment on first import, so it is set first.
+ * Payload on the test database behind a real HTTP server with the AI routes (and the layer features
+ * route), the model gateway a fake one started here; `roles` as startPayloadApi's.
  */
-export async function startAiApp({ enableAi, gatewayUrl, brokerUrl, fallbackModels = '', siteUrl = 'https://dashboard.example.org', apiKey = GATEWAY_KEY }: AiEnvironment) {
-  if (enableAi === undefined) delete process.env.ENABLE_AI
-  else process.env.ENABLE_AI = enableAi
-  Object.assign(process.env, {
-    GATEWAY_URL: gatewayUrl ?? 'http://127.0.0.1:9',
-    GATEWAY_API_KEY: apiKey,
-    GATEWAY_MODEL,
-    GATEWAY_FALLBACK_MODELS: fallbackModels,
-    GATEWAY_SITE_URL: siteUrl,
-    GATEWAY_APP_NAME: 'City Dashboard Tests',
-    NGSI_LD_BROKER_URL: brokerUrl ?? 'http://127.0.0.1:9',
-    NGSI_LD_TENANT: '',
-    // The test client stands for one reverse proxy: its X-Forwarded-For names the client.
-    TRUST_PROXY: '1',
-  })
-  const { payload, config } = await startPayload()
-  const server = await startHttpServer(
-    config,
-    {
-      '/api/ai/generate': (await import('@/app/api/ai/generate/route')).POST,
-      '/api/questions/ask': (await import('@/app/api/questions/ask/route')).POST,
-      '/api/ai/gateway-test': (await import('@/app/api/ai/gateway-test/route')).POST,
+export async function startAiApp(environment: AiEnvironment): Promise<AiApp> {
+  const {
+    enableAi,
+    gateway: gatewayOptions = { validKeys: [GATEWAY_KEY] },
+    cityData = false,
+    fallbackModels = '',
+    siteUrl = 'https://dashboard.example.org',
+    apiKey = GATEWAY_KEY,
+  } = environment
+  const gateway = closedOnce(await startFakeGateway(gatewayOptions))
+  const app = await startPayloadApi({
+    ...(cityData && { broker: { flavor: 'orion-ld' }, site: { cities: TEST_CITIES } }),
+    roles: environment.roles,
+    env: {
+      ENABLE_AI: enableAi,
+      GATEWAY_URL: gateway.url,
+      GATEWAY_API_KEY: apiKey,
+      GATEWAY_MODEL,
+      GATEWAY_FALLBACK_MODELS: fallbackModels,
+      GATEWAY_SITE_URL: siteUrl,
+      GATEWAY_APP_NAME: 'City Dashboard Tests',
+      // The test client stands for one reverse proxy: its X-Forwarded-For names the client.
+      TRUST_PROXY: '1',
     },
-    { '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default },
-  )
-  return { payload, baseUrl: server.url, close: server.close }
+    routes: ['/api/ai/generate', '/api/questions/ask', '/api/ai/gateway-test', '/api/layers/:id/features'],
+  })
+  const closeApp = app.close
+  return Object.assign(app, {
+    gateway,
+    async close() {
+      await closeApp()
+      await gateway.close()
+    },
+  })
 }
 
 export type Caller = { token?: string | null; ip?: string }
@@ -66,18 +79,9 @@ export function callJson(baseUrl: string, method: string, path: string, body?: u
   })
 }
 
-/** The two demo cities of the demo broker, as Site settings lists them. */
-export async function configureCities(payload: Payload) {
-  await payload.updateGlobal({
-    slug: 'site-settings',
-    data: {
-      cities: [
-        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
-        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
-      ],
-    },
-  })
-}
+/** A layer of the demo broker's air quality stations whose one rule fires at every station (NO₂ above 0). */
+export const createFiringAirLayer = (payload: Payload, name: string) =>
+  payload.create({ collection: 'map-layers', data: { ...no2AlertLayer(name, 0, 'NO2 at {value}'), attributes: ['no2'], refreshSeconds: 60 } })
 
 /** The plain text of a Lexical state, one line per block, to compare post contents. */
 export function plainText(node: unknown): string {

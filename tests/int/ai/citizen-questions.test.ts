@@ -1,28 +1,20 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import type { AiDraft, Question } from '@/payload-types'
 
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
-import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../../helpers/accounts'
-import { callJson, configureCities, GATEWAY_KEY, startAiApp } from './app'
+import { reply } from '../../fakes/gateway'
+import { type AiApp, callJson, createFiringAirLayer, startAiApp } from './app'
 
-let payload: Payload
-let gateway: FakeGateway
-let broker: DemoBroker
-let baseUrl: string
-let closeServer: () => Promise<void>
-let tokens: Record<Role, string>
+let app: AiApp
 
 let clients = 0
 /** Each test asks from its own address, so the per-client limit only bites where it is tested. */
 const newClient = () => `203.0.113.${++clients}`
 
-const ask = (body: unknown, ip = newClient()) => callJson(baseUrl, 'POST', '/api/questions/ask', body, { ip })
+const ask = (body: unknown, ip = newClient()) => callJson(app.baseUrl, 'POST', '/api/questions/ask', body, { ip })
 const answerDraftsOf = async (questionId: number | string) =>
   (
-    await payload.find({
+    await app.payload.find({
       collection: 'ai-drafts',
       where: { task: { equals: 'citizen-answer' }, 'target.docId': { equals: String(questionId) } },
       depth: 0,
@@ -30,7 +22,7 @@ const answerDraftsOf = async (questionId: number | string) =>
   ).docs
 /** The answer-draft job of a question (the jobs queue's own record). */
 const jobOf = async (questionId: number | string) => {
-  const { docs } = await payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'draftCitizenAnswer' } }, limit: 100, depth: 0 })
+  const { docs } = await app.payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'draftCitizenAnswer' } }, limit: 100, depth: 0 })
   return docs.find((job) => (job.input as { questionId?: string } | null)?.questionId === String(questionId))
 }
 /** Waits for the background job to have run once (it starts right after the answer). */
@@ -40,68 +32,48 @@ const draftsAppear = async (questionId: number | string) => {
   await expect.poll(async () => (await answerDraftsOf(questionId)).length, { timeout: 15_000, interval: 100 }).toBe(1)
   return answerDraftsOf(questionId)
 }
-const publicQuestions = async () => ((await (await callJson(baseUrl, 'GET', '/api/questions?limit=100')).json()) as { docs: Question[] }).docs
+const publicQuestions = async () => ((await (await callJson(app.baseUrl, 'GET', '/api/questions?limit=100')).json()) as { docs: Question[] }).docs
 
 beforeAll(async () => {
-  gateway = await startFakeGateway({ validKeys: [GATEWAY_KEY] })
-  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
-  const app = await startAiApp({ enableAi: 'true', gatewayUrl: gateway.url, brokerUrl: broker.url })
-  payload = app.payload
-  baseUrl = app.baseUrl
-  closeServer = app.close
-  await configureCities(payload)
-  await payload.create({
-    collection: 'map-layers',
-    data: {
-      name: 'Air quality (questions test)',
-      entityType: 'AirQualityObserved',
-      attributes: ['no2'],
-      alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
-      refreshSeconds: 60,
-      maxFeatures: 1000,
-    },
-  })
-  ;({ tokens } = await signedInRoles(payload, baseUrl, `questions${Date.now()}`))
+  app = await startAiApp({ enableAi: 'true', cityData: true, roles: ['editor'] })
+  await createFiringAirLayer(app.payload, 'Air quality (questions test)')
 })
 
-afterAll(async () => {
-  await closeServer?.()
-  await Promise.all([gateway?.close(), broker?.close()])
-})
+afterAll(() => app?.close())
 
-beforeEach(() => gateway.reset())
+beforeEach(() => app.gateway.reset())
 
 describe('POST /api/questions/ask', () => {
   it('stores an anonymous question and drafts an answer from the city data, unpublished', async () => {
-    gateway.script(reply.success('Nitrogen dioxide is above the alert threshold at some stations today.'))
+    app.gateway.script(reply.success('Nitrogen dioxide is above the alert threshold at some stations today.'))
     const response = await ask({ question: 'How is the air quality in Santander today?', city: 'santander' })
     expect(response.status, await response.clone().text()).toBe(201)
     const body = (await response.json()) as { question: { id: number; status: string }; message: string }
     expect(body.question.status).toBe('received')
     expect(body.message).toMatch(/staff will check/)
 
-    const stored = await payload.findByID({ collection: 'questions', id: body.question.id })
+    const stored = await app.payload.findByID({ collection: 'questions', id: body.question.id })
     expect(stored).toMatchObject({ question: 'How is the air quality in Santander today?', city: 'santander', status: 'received' })
     const [draft] = await draftsAppear(body.question.id)
     expect(draft).toMatchObject({ status: 'pending_review', target: { collection: 'questions', field: 'answer' } })
 
     // The prompt carries the question and a summary of the city's current data, not raw entities.
-    const prompt = (gateway.chatRequests[0].body as { messages: Array<{ content: string }> }).messages[0].content
+    const prompt = (app.gateway.chatRequests[0].body as { messages: Array<{ content: string }> }).messages[0].content
     expect(prompt).toContain('How is the air quality in Santander today?')
     expect(prompt).toContain('Air quality (questions test)')
     expect(prompt).toMatch(/"critical":\d+/)
     expect(prompt).toMatch(/"no2":\{"min":/)
 
     expect((await publicQuestions()).map((question) => question.id)).not.toContain(body.question.id)
-    expect((await callJson(baseUrl, 'GET', `/api/questions/${body.question.id}`)).status).toBe(404)
+    expect((await callJson(app.baseUrl, 'GET', `/api/questions/${body.question.id}`)).status).toBe(404)
   })
 
   it('publishes the answer only once staff approve and apply it', async () => {
-    gateway.script(reply.success('Buses run every 15 minutes on line 1.'))
+    app.gateway.script(reply.success('Buses run every 15 minutes on line 1.'))
     const { question } = (await (await ask({ question: 'How often does bus line 1 run?' })).json()) as { question: { id: number } }
     const [draft] = await draftsAppear(question.id)
     const patch = (status: AiDraft['status']) =>
-      callJson(baseUrl, 'PATCH', `/api/ai-drafts/${draft.id}`, { status }, { token: tokens.editor })
+      callJson(app.baseUrl, 'PATCH', `/api/ai-drafts/${draft.id}`, { status }, { token: app.tokens.editor })
 
     expect((await patch('approved')).status).toBe(200)
     expect((await publicQuestions()).map((item) => item.id)).not.toContain(question.id)
@@ -115,7 +87,7 @@ describe('POST /api/questions/ask', () => {
   })
 
   it('answers "received" at once while the gateway is still writing; the draft follows in the background', async () => {
-    gateway.script(reply.success('The museum opens at ten.', { delayMs: 1500 }))
+    app.gateway.script(reply.success('The museum opens at ten.', { delayMs: 1500 }))
     const response = await ask({ question: 'When does the city museum open?' })
     expect(response.status).toBe(201)
     const { question } = (await response.json()) as { question: { id: number; status: string } }
@@ -129,7 +101,7 @@ describe('POST /api/questions/ask', () => {
   })
 
   it('keeps the question when the gateway fails: the job fails, is kept for a retry, and no draft is made', async () => {
-    gateway.script({ ...reply.error(402), times: Infinity })
+    app.gateway.script({ ...reply.error(402), times: Infinity })
     const response = await ask({ question: 'Where can I charge an electric car?' })
     expect(response.status).toBe(201)
     const { question } = (await response.json()) as { question: { id: number } }
@@ -139,25 +111,25 @@ describe('POST /api/questions/ask', () => {
     expect(job).toMatchObject({ hasError: false, completedAt: null })
     expect(job?.waitUntil).toEqual(expect.any(String))
     expect(job?.log?.at(-1)).toMatchObject({ state: 'failed' })
-    expect(await payload.findByID({ collection: 'questions', id: question.id })).toMatchObject({ status: 'received' })
+    expect(await app.payload.findByID({ collection: 'questions', id: question.id })).toMatchObject({ status: 'received' })
     expect(await answerDraftsOf(question.id)).toHaveLength(0)
   })
 
   it('a retry that succeeds writes the draft once', async () => {
-    gateway.script(reply.error(503), reply.success('Charging points are listed on the map.'))
+    app.gateway.script(reply.error(503), reply.success('Charging points are listed on the map.'))
     const { question } = (await (await ask({ question: 'Where are the charging points?' })).json()) as { question: { id: number } }
     await jobHasRun(question.id)
     const job = await jobOf(question.id)
     // As the cron would once the backoff has passed.
-    await payload.update({ collection: 'payload-jobs', id: job!.id, data: { waitUntil: new Date(Date.now() - 1000).toISOString() } })
-    await payload.jobs.runByID({ id: job!.id })
+    await app.payload.update({ collection: 'payload-jobs', id: job!.id, data: { waitUntil: new Date(Date.now() - 1000).toISOString() } })
+    await app.payload.jobs.runByID({ id: job!.id })
     const [draft] = await draftsAppear(question.id)
     expect(draft.draft).toBe('Charging points are listed on the map.')
     // A second job for the same question (a duplicate queueing) writes no second draft.
-    const again = await payload.jobs.queue({ task: 'draftCitizenAnswer', input: { questionId: String(question.id) } })
-    await payload.jobs.runByID({ id: again.id })
+    const again = await app.payload.jobs.queue({ task: 'draftCitizenAnswer', input: { questionId: String(question.id) } })
+    await app.payload.jobs.runByID({ id: again.id })
     expect(await answerDraftsOf(question.id)).toHaveLength(1)
-    expect(gateway.chatRequests).toHaveLength(2)
+    expect(app.gateway.chatRequests).toHaveLength(2)
   })
 
   it.each([
@@ -173,7 +145,7 @@ describe('POST /api/questions/ask', () => {
   })
 
   it('limits each client with 429 {error} and Retry-After, without limiting the others', async () => {
-    gateway.script({ ...reply.error(402), times: Infinity })
+    app.gateway.script({ ...reply.error(402), times: Infinity })
     const ip = newClient()
     let refused: Response | undefined
     for (let i = 0; i < 10 && !refused; i++) {
@@ -188,16 +160,16 @@ describe('POST /api/questions/ask', () => {
   })
 
   it('accepts questions only through the route: REST create is refused for everyone', async () => {
-    for (const token of [null, tokens.editor]) {
-      const response = await callJson(baseUrl, 'POST', '/api/questions', { question: 'Sneaking past the rate limit?' }, { token })
+    for (const token of [null, app.tokens.editor]) {
+      const response = await callJson(app.baseUrl, 'POST', '/api/questions', { question: 'Sneaking past the rate limit?' }, { token })
       expect(response.status).toBe(403)
     }
   })
 
   it('lets staff answer by hand, but not mark a question answered without an answer', async () => {
-    gateway.script({ ...reply.error(402), times: Infinity })
+    app.gateway.script({ ...reply.error(402), times: Infinity })
     const { question } = (await (await ask({ question: 'When is the next council meeting?' })).json()) as { question: { id: number } }
-    const patch = (data: Record<string, unknown>) => callJson(baseUrl, 'PATCH', `/api/questions/${question.id}`, data, { token: tokens.editor })
+    const patch = (data: Record<string, unknown>) => callJson(app.baseUrl, 'PATCH', `/api/questions/${question.id}`, data, { token: app.tokens.editor })
     const empty = await patch({ status: 'answered' })
     expect(empty.status).toBe(400)
     expect(((await empty.json()) as { errors: Array<{ message: string }> }).errors[0].message).toMatch(/needs an answer/)

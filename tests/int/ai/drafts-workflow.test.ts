@@ -1,26 +1,20 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import type { AiDraft, Post } from '@/payload-types'
 import { richText } from '@/seed/richText'
 import { DEFAULT_DAILY_AI_BUDGET, spendDailyAiBudget } from '@/ai/entry/budget'
 
-import { reply, startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../../helpers/accounts'
-import { callJson, GATEWAY_KEY, GATEWAY_MODEL, plainText, startAiApp } from './app'
+import { reply } from '../../fakes/gateway'
+import { type Role, ROLES } from '../../helpers/accounts'
+import { type AiApp, callJson, GATEWAY_KEY, GATEWAY_MODEL, plainText, startAiApp } from './app'
 
-let payload: Payload
-let gateway: FakeGateway
-let baseUrl: string
-let closeServer: () => Promise<void>
-let tokens: Record<Role, string>
-let ids: Record<Role, number | string>
+let app: AiApp
 
-const as = (role: Role | 'anonymous') => ({ token: role === 'anonymous' ? null : tokens[role] })
-const generate = (body: unknown, role: Role | 'anonymous' = 'editor') => callJson(baseUrl, 'POST', '/api/ai/generate', body, as(role))
+const as = (role: Role | 'anonymous') => ({ token: role === 'anonymous' ? null : app.tokens[role] })
+const generate = (body: unknown, role: Role | 'anonymous' = 'editor') => callJson(app.baseUrl, 'POST', '/api/ai/generate', body, as(role))
 const patchDraft = (id: number | string, data: Record<string, unknown>, role: Role | 'anonymous' = 'editor') =>
-  callJson(baseUrl, 'PATCH', `/api/ai-drafts/${id}`, data, as(role))
-const draftById = (id: number | string) => payload.findByID({ collection: 'ai-drafts', id, depth: 0 })
+  callJson(app.baseUrl, 'PATCH', `/api/ai-drafts/${id}`, data, as(role))
+const draftById = (id: number | string) => app.payload.findByID({ collection: 'ai-drafts', id, depth: 0 })
 const errorOf = async (response: Response) => {
   const body = (await response.json()) as { error?: string; errors?: Array<{ message: string }> }
   return body.error ?? body.errors?.map((error) => error.message).join('; ') ?? ''
@@ -30,7 +24,7 @@ let counter = 0
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`
 
 async function publishedPost(text: string): Promise<Post> {
-  return payload.create({
+  return app.payload.create({
     collection: 'posts',
     data: { title: unique('Tram news'), slug: unique('tram-news'), content: richText(text), _status: 'published' },
     context: { disableRevalidate: true },
@@ -38,7 +32,7 @@ async function publishedPost(text: string): Promise<Post> {
 }
 
 async function mapLayer() {
-  return payload.create({
+  return app.payload.create({
     collection: 'map-layers',
     data: { name: unique('Parking'), entityType: 'ParkingSpot', attributes: ['status'], refreshSeconds: 60, maxFeatures: 100 },
   })
@@ -46,32 +40,24 @@ async function mapLayer() {
 
 /** Generates a post draft for `post` through the route (as an editor) and returns it. */
 async function postDraftFor(post: Post, content = 'Line 3 opens on Monday.\n\nTrams run every ten minutes.'): Promise<AiDraft> {
-  gateway.script(reply.success(content))
+  app.gateway.script(reply.success(content))
   const response = await generate({ task: 'post-draft', input: { title: post.title }, target: { collection: 'posts', id: post.id, field: 'content' } })
   expect(response.status, await response.clone().text()).toBe(201)
   return ((await response.json()) as { draft: AiDraft }).draft
 }
 
 beforeAll(async () => {
-  gateway = await startFakeGateway({ validKeys: [GATEWAY_KEY] })
-  const app = await startAiApp({ enableAi: 'true', gatewayUrl: gateway.url })
-  payload = app.payload
-  baseUrl = app.baseUrl
-  closeServer = app.close
-  ;({ tokens, ids } = await signedInRoles(payload, baseUrl, `aidrafts${Date.now()}`))
+  app = await startAiApp({ enableAi: 'true', roles: ROLES })
 })
 
-afterAll(async () => {
-  await closeServer?.()
-  await gateway?.close()
-})
+afterAll(() => app?.close())
 
-beforeEach(() => gateway.reset())
+beforeEach(() => app.gateway.reset())
 
 describe('POST /api/ai/generate', () => {
   it('lets an editor generate a post draft: 201 with a pending_review draft, the post untouched', async () => {
     const post = await publishedPost('The original announcement.')
-    gateway.script(reply.success('Line 3 opens on Monday.'))
+    app.gateway.script(reply.success('Line 3 opens on Monday.'))
     const response = await generate({
       task: 'post-draft',
       input: { title: post.title, notes: 'Opening on Monday' },
@@ -91,7 +77,7 @@ describe('POST /api/ai/generate', () => {
     expect(body.draft.reviewer ?? null).toBeNull()
     expect(body.draft.approvedAt ?? null).toBeNull()
 
-    const [sent] = gateway.chatRequests
+    const [sent] = app.gateway.chatRequests
     expect(sent.headers).toMatchObject({
       authorization: `Bearer ${GATEWAY_KEY}`,
       'content-type': 'application/json',
@@ -109,7 +95,7 @@ describe('POST /api/ai/generate', () => {
     expect(sentBody.messages[0].content).toContain(post.title)
     expect(sentBody.messages[0].content).toContain('Opening on Monday')
 
-    const latest = await payload.findByID({ collection: 'posts', id: post.id, draft: true, depth: 0 })
+    const latest = await app.payload.findByID({ collection: 'posts', id: post.id, draft: true, depth: 0 })
     expect(plainText(latest.content)).toBe('The original announcement.')
   })
 
@@ -121,7 +107,7 @@ describe('POST /api/ai/generate', () => {
     const viewer = await generate(body, 'viewer')
     expect(viewer.status).toBe(403)
     expect(await errorOf(viewer)).toMatch(/editors and admins/i)
-    expect(gateway.requests).toHaveLength(0)
+    expect(app.gateway.requests).toHaveLength(0)
   })
 
   it.each([
@@ -136,7 +122,7 @@ describe('POST /api/ai/generate', () => {
     const response = await generate(body, 'admin')
     expect(response.status).toBe(400)
     expect(await errorOf(response)).toMatch(message)
-    expect(gateway.requests).toHaveLength(0)
+    expect(app.gateway.requests).toHaveLength(0)
   })
 
   it('refuses targets the task may not write and documents that do not exist', async () => {
@@ -153,31 +139,31 @@ describe('POST /api/ai/generate', () => {
   })
 
   it('answers 200 manual mode when the gateway fails, and creates no draft', async () => {
-    const before = (await payload.count({ collection: 'ai-drafts' })).totalDocs
-    gateway.script(reply.error(402))
+    const before = (await app.payload.count({ collection: 'ai-drafts' })).totalDocs
+    app.gateway.script(reply.error(402))
     const response = await generate({ task: 'documentation', input: { topic: 'Map layers' } })
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body).toEqual({ mode: 'manual', content: '', message: expect.stringMatching(/enter the content manually/) })
-    expect((await payload.count({ collection: 'ai-drafts' })).totalDocs).toBe(before)
+    expect((await app.payload.count({ collection: 'ai-drafts' })).totalDocs).toBe(before)
   })
 })
 
 describe('Site settings', () => {
   it('answer manual mode for a task an admin switched off, without calling the gateway', async () => {
-    await payload.updateGlobal({ slug: 'site-settings', data: { ai: { documentation: false } } })
+    await app.payload.updateGlobal({ slug: 'site-settings', data: { ai: { documentation: false } } })
     try {
       const response = await generate({ task: 'documentation', input: { topic: 'Map layers' } })
       expect(response.status).toBe(200)
       expect(await response.json()).toMatchObject({ mode: 'manual', message: expect.stringMatching(/turned off/) })
-      expect(gateway.requests).toHaveLength(0)
+      expect(app.gateway.requests).toHaveLength(0)
     } finally {
-      await payload.updateGlobal({ slug: 'site-settings', data: { ai: { documentation: true } } })
+      await app.payload.updateGlobal({ slug: 'site-settings', data: { ai: { documentation: true } } })
     }
   })
 
   it('refuses generation with a clear 429 and no gateway call once the daily budget is spent', async () => {
-    await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 0 } } })
+    await app.payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 0 } } })
     try {
       for (const role of ['editor', 'admin'] as const) {
         const response = await generate({ task: 'documentation', input: { topic: 'Map layers' } }, role)
@@ -185,39 +171,39 @@ describe('Site settings', () => {
         expect(await errorOf(response)).toMatch(/0 generations per day/)
         expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
       }
-      expect(gateway.requests).toHaveLength(0)
+      expect(app.gateway.requests).toHaveLength(0)
     } finally {
-      await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: DEFAULT_DAILY_AI_BUDGET } } })
+      await app.payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: DEFAULT_DAILY_AI_BUDGET } } })
     }
-    gateway.script(reply.success('A documentation draft.'))
+    app.gateway.script(reply.success('A documentation draft.'))
     expect((await generate({ task: 'documentation', input: { topic: 'Map layers' } })).status).toBe(201)
   })
 
   it('counts one budget per UTC day for the whole site, keeps the count when an admin changes the budget, and refused calls spend nothing', async () => {
     // A day no other case has spent in.
     const day = new Date(Date.UTC(2031, 0, 15, 23, 0, 0))
-    await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 3 } } })
+    await app.payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 3 } } })
     try {
       const decisions = []
-      for (let call = 0; call < 5; call++) decisions.push((await spendDailyAiBudget(payload, day)).allowed)
+      for (let call = 0; call < 5; call++) decisions.push((await spendDailyAiBudget(app.payload, day)).allowed)
       expect(decisions).toEqual([true, true, true, false, false])
-      const refused = await spendDailyAiBudget(payload, day)
+      const refused = await spendDailyAiBudget(app.payload, day)
       expect(refused).toMatchObject({ allowed: false, budget: 3, retryAfterSeconds: 3600, message: expect.stringMatching(/budget for today \(3 generations\)/) })
       // Raised mid-day: the three spent still count, so one more fits.
-      await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 4 } } })
-      expect((await spendDailyAiBudget(payload, day)).allowed).toBe(true)
-      expect((await spendDailyAiBudget(payload, day)).allowed).toBe(false)
+      await app.payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: 4 } } })
+      expect((await spendDailyAiBudget(app.payload, day)).allowed).toBe(true)
+      expect((await spendDailyAiBudget(app.payload, day)).allowed).toBe(false)
       // The next day starts afresh.
-      expect((await spendDailyAiBudget(payload, new Date(Date.UTC(2031, 0, 16, 0, 0, 1)))).allowed).toBe(true)
+      expect((await spendDailyAiBudget(app.payload, new Date(Date.UTC(2031, 0, 16, 0, 0, 1)))).allowed).toBe(true)
     } finally {
-      await payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: DEFAULT_DAILY_AI_BUDGET } } })
+      await app.payload.updateGlobal({ slug: 'site-settings', data: { ai: { dailyBudget: DEFAULT_DAILY_AI_BUDGET } } })
     }
   })
 
   it('shows the budget to staff only', async () => {
-    const anonymous = await callJson(baseUrl, 'GET', '/api/globals/site-settings', undefined, as('anonymous'))
+    const anonymous = await callJson(app.baseUrl, 'GET', '/api/globals/site-settings', undefined, as('anonymous'))
     expect(JSON.stringify(await anonymous.json())).not.toMatch(/dailyBudget/)
-    const editor = await callJson(baseUrl, 'GET', '/api/globals/site-settings', undefined, as('editor'))
+    const editor = await callJson(app.baseUrl, 'GET', '/api/globals/site-settings', undefined, as('editor'))
     expect(((await editor.json()) as { ai: { dailyBudget: number } }).ai.dailyBudget).toBe(DEFAULT_DAILY_AI_BUDGET)
   })
 })
@@ -226,23 +212,23 @@ describe('the draft workflow', () => {
   it('refuses any REST create, even an admin asking for an approved draft', async () => {
     const data = { task: 'documentation', draft: 'Text', status: 'approved', requiresApproval: false }
     for (const role of ['editor', 'admin', 'anonymous'] as const) {
-      const response = await callJson(baseUrl, 'POST', '/api/ai-drafts', data, as(role))
+      const response = await callJson(app.baseUrl, 'POST', '/api/ai-drafts', data, as(role))
       expect(response.status).toBe(403)
     }
   })
 
   it('refuses server code creating a draft that skips review', async () => {
     const base = { task: 'documentation' as const, draft: 'Text', status: 'pending_review' as const, requiresApproval: true }
-    await expect(payload.create({ collection: 'ai-drafts', data: { ...base, status: 'approved' } })).rejects.toThrow(/must start as pending_review/)
-    await expect(payload.create({ collection: 'ai-drafts', data: { ...base, requiresApproval: false } })).rejects.toThrow(/requiresApproval: true/)
+    await expect(app.payload.create({ collection: 'ai-drafts', data: { ...base, status: 'approved' } })).rejects.toThrow(/must start as pending_review/)
+    await expect(app.payload.create({ collection: 'ai-drafts', data: { ...base, requiresApproval: false } })).rejects.toThrow(/requiresApproval: true/)
     await expect(
-      payload.create({ collection: 'ai-drafts', data: { ...base, approvedAt: new Date().toISOString() } }),
+      app.payload.create({ collection: 'ai-drafts', data: { ...base, approvedAt: new Date().toISOString() } }),
     ).rejects.toThrow(/no reviewer and no approval date/)
   })
 
   it('lets neither anonymous callers nor viewers read or approve drafts', async () => {
     const draft = await postDraftFor(await publishedPost('Text'))
-    expect((await callJson(baseUrl, 'GET', `/api/ai-drafts/${draft.id}`, undefined, as('anonymous'))).status).toBe(403)
+    expect((await callJson(app.baseUrl, 'GET', `/api/ai-drafts/${draft.id}`, undefined, as('anonymous'))).status).toBe(403)
     for (const role of ['anonymous', 'viewer'] as const) {
       const response = await patchDraft(draft.id, { status: 'approved' }, role)
       expect(response.status).toBe(403)
@@ -257,24 +243,24 @@ describe('the draft workflow', () => {
     expect(response.status).toBe(400)
     expect(await errorOf(response)).toMatch(/cannot go from pending_review to applied/)
     expect((await draftById(draft.id)).status).toBe('pending_review')
-    const latest = await payload.findByID({ collection: 'posts', id: post.id, draft: true, depth: 0 })
+    const latest = await app.payload.findByID({ collection: 'posts', id: post.id, draft: true, depth: 0 })
     expect(plainText(latest.content)).toBe('Published text')
   })
 
   it('approves: the reviewer and the approval time are set by the server, not the caller', async () => {
     const draft = await postDraftFor(await publishedPost('Text'))
     const before = Date.now()
-    const response = await patchDraft(draft.id, { status: 'approved', reviewer: ids.admin, approvedAt: '2000-01-01T00:00:00.000Z' })
+    const response = await patchDraft(draft.id, { status: 'approved', reviewer: app.ids.admin, approvedAt: '2000-01-01T00:00:00.000Z' })
     expect(response.status, await response.clone().text()).toBe(200)
     const saved = await draftById(draft.id)
     expect(saved.status).toBe('approved')
-    expect(saved.reviewer).toBe(ids.editor)
+    expect(saved.reviewer).toBe(app.ids.editor)
     expect(Date.parse(saved.approvedAt!)).toBeGreaterThanOrEqual(before - 1000)
   })
 
   it('refuses an approval by server code that acts for nobody', async () => {
     const draft = await postDraftFor(await publishedPost('Text'))
-    await expect(payload.update({ collection: 'ai-drafts', id: draft.id, data: { status: 'approved' } })).rejects.toThrow(/signed-in editor or admin/)
+    await expect(app.payload.update({ collection: 'ai-drafts', id: draft.id, data: { status: 'approved' } })).rejects.toThrow(/signed-in editor or admin/)
   })
 
   it('lets staff edit the text while pending, then approve the edited text', async () => {
@@ -295,7 +281,7 @@ describe('the draft workflow', () => {
 
     const rejected = await postDraftFor(await publishedPost('Text'))
     expect((await patchDraft(rejected.id, { status: 'rejected' })).status).toBe(200)
-    expect(await draftById(rejected.id)).toMatchObject({ status: 'rejected', reviewer: ids.editor })
+    expect(await draftById(rejected.id)).toMatchObject({ status: 'rejected', reviewer: app.ids.editor })
     const reopen = await patchDraft(rejected.id, { status: 'approved' })
     expect(reopen.status).toBe(400)
     expect(await errorOf(reopen)).toMatch(/from rejected .* nowhere/)
@@ -318,22 +304,22 @@ describe('apply', () => {
     expect(apply.status, await apply.clone().text()).toBe(200)
     expect((await draftById(draft.id)).status).toBe('applied')
 
-    const latest = await payload.findByID({ collection: 'posts', id: post.id, draft: true, depth: 0 })
+    const latest = await app.payload.findByID({ collection: 'posts', id: post.id, draft: true, depth: 0 })
     expect(latest._status).toBe('draft')
     expect(plainText(latest.content)).toBe('Line 3\nTrams run every ten minutes.')
-    const citizen = await callJson(baseUrl, 'GET', `/api/posts/${post.id}?draft=true`)
+    const citizen = await callJson(app.baseUrl, 'GET', `/api/posts/${post.id}?draft=true`)
     expect(plainText(((await citizen.json()) as Post).content)).toBe('The published announcement.')
 
     // Publishing stays a person's act.
-    const publish = await callJson(baseUrl, 'PATCH', `/api/posts/${post.id}`, { _status: 'published' }, as('editor'))
+    const publish = await callJson(app.baseUrl, 'PATCH', `/api/posts/${post.id}`, { _status: 'published' }, as('editor'))
     expect(publish.status).toBe(200)
-    const after = await callJson(baseUrl, 'GET', `/api/posts/${post.id}`)
+    const after = await callJson(app.baseUrl, 'GET', `/api/posts/${post.id}`)
     expect(plainText(((await after.json()) as Post).content)).toBe('Line 3\nTrams run every ten minutes.')
   })
 
   it('checks edited structured output on approval and leaves layers to the layer editor', async () => {
     const layer = await mapLayer()
-    gateway.script(reply.success('["#1F77B4", "#ff7f0e"]'))
+    app.gateway.script(reply.success('["#1F77B4", "#ff7f0e"]'))
     const response = await generate({
       task: 'colour-suggestion',
       input: { name: layer.name, entityType: layer.entityType, attributes: layer.attributes },
@@ -352,12 +338,12 @@ describe('apply', () => {
     expect((await patchDraft(draft.id, { status: 'approved' })).status).toBe(200)
     expect((await patchDraft(draft.id, { status: 'applied' })).status).toBe(200)
     // Map layers have no drafts: the editor inserts the colour into the form and saves by hand.
-    expect((await payload.findByID({ collection: 'map-layers', id: layer.id })).style?.colour).toBe(layer.style?.colour)
+    expect((await app.payload.findByID({ collection: 'map-layers', id: layer.id })).style?.colour).toBe(layer.style?.colour)
   })
 
   it('feeds applied search keywords into the site search, and keeps them at the next sync', async () => {
     const post = await publishedPost('Line 3 of the tram opens on Monday.')
-    gateway.script(reply.success('["tram line 3", "public transport"]'))
+    app.gateway.script(reply.success('["tram line 3", "public transport"]'))
     const response = await generate({
       task: 'search-keywords',
       input: { text: 'Line 3 of the tram opens on Monday.' },
@@ -365,7 +351,7 @@ describe('apply', () => {
     })
     expect(response.status).toBe(201)
     const { draft } = (await response.json()) as { draft: AiDraft }
-    const search = () => callJson(baseUrl, 'GET', `/api/search?where[keywords][like]=public%20transport&depth=0`)
+    const search = () => callJson(app.baseUrl, 'GET', `/api/search?where[keywords][like]=public%20transport&depth=0`)
     const found = async () => ((await (await search()).json()) as { docs: Array<{ doc: { value: number | string } }> }).docs.map((doc) => doc.doc.value)
 
     expect(await found()).not.toContain(post.id)
@@ -374,12 +360,12 @@ describe('apply', () => {
     expect((await patchDraft(draft.id, { status: 'applied' })).status).toBe(200)
     expect(await found()).toContain(post.id)
 
-    await payload.update({ collection: 'posts', id: post.id, data: { title: `${post.title} (updated)` }, context: { disableRevalidate: true } })
+    await app.payload.update({ collection: 'posts', id: post.id, data: { title: `${post.title} (updated)` }, context: { disableRevalidate: true } })
     expect(await found()).toContain(post.id)
   })
 
   it('refuses to apply a draft without a target', async () => {
-    gateway.script(reply.success('## Map layers\n\nHow to add one.'))
+    app.gateway.script(reply.success('## Map layers\n\nHow to add one.'))
     const response = await generate({ task: 'documentation', input: { topic: 'Map layers' } })
     const { draft } = (await response.json()) as { draft: AiDraft }
     await patchDraft(draft.id, { status: 'approved' })

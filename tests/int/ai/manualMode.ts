@@ -1,9 +1,7 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { startFakeGateway, type FakeGateway } from '../../fakes/gateway'
-import { type Role, signedInRoles } from '../../helpers/accounts'
-import { callJson, GATEWAY_KEY, startAiApp } from './app'
+import type { Role } from '../../helpers/accounts'
+import { type AiApp, callJson, startAiApp } from './app'
 
 /**
  * With AI switched off (ENABLE_AI unset, or anything but "true"): the helper answers in manual
@@ -11,29 +9,17 @@ import { callJson, GATEWAY_KEY, startAiApp } from './app'
  */
 export function describeManualMode(enableAi: string | undefined) {
   describe(`AI helper with ENABLE_AI ${enableAi === undefined ? 'unset' : `"${enableAi}"`}`, () => {
-    let payload: Payload
-    let gateway: FakeGateway
-    let baseUrl: string
-    let closeServer: () => Promise<void>
-    let tokens: Record<Role, string>
+    let app: AiApp
 
     const generate = (role: Role) =>
-      callJson(baseUrl, 'POST', '/api/ai/generate', { task: 'documentation', input: { topic: 'Map layers' } }, { token: tokens[role] })
-    const draftCount = async () => (await payload.count({ collection: 'ai-drafts' })).totalDocs
+      callJson(app.baseUrl, 'POST', '/api/ai/generate', { task: 'documentation', input: { topic: 'Map layers' } }, { token: app.tokens[role] })
+    const draftCount = async () => (await app.payload.count({ collection: 'ai-drafts' })).totalDocs
 
     beforeAll(async () => {
-      gateway = await startFakeGateway({ validKeys: [GATEWAY_KEY] })
-      const app = await startAiApp({ enableAi, gatewayUrl: gateway.url })
-      payload = app.payload
-      baseUrl = app.baseUrl
-      closeServer = app.close
-      ;({ tokens } = await signedInRoles(payload, baseUrl, `manual${Date.now()}`))
+      app = await startAiApp({ enableAi, roles: ['admin', 'editor'] })
     })
 
-    afterAll(async () => {
-      await closeServer?.()
-      await gateway?.close()
-    })
+    afterAll(() => app?.close())
 
     it('answers 200 {mode: "manual", content: "", message} without a draft or a gateway call', async () => {
       const before = await draftCount()
@@ -41,15 +27,15 @@ export function describeManualMode(enableAi: string | undefined) {
       expect(response.status).toBe(200)
       expect(await response.json()).toEqual({ mode: 'manual', content: '', message: expect.stringMatching(/turned off.*enter the content manually/) })
       expect(await draftCount()).toBe(before)
-      expect(gateway.requests).toHaveLength(0)
+      expect(app.gateway.requests).toHaveLength(0)
     })
 
     it('still takes citizens’ questions, without an answer draft', async () => {
       const before = await draftCount()
-      const response = await callJson(baseUrl, 'POST', '/api/questions/ask', { question: 'Is the swimming pool open?' }, { ip: '198.51.100.20' })
+      const response = await callJson(app.baseUrl, 'POST', '/api/questions/ask', { question: 'Is the swimming pool open?' }, { ip: '198.51.100.20' })
       expect(response.status).toBe(201)
       expect(await draftCount()).toBe(before)
-      expect(gateway.requests).toHaveLength(0)
+      expect(app.gateway.requests).toHaveLength(0)
     })
 
     it('limits generation per signed-in user with 429 {error}', async () => {

@@ -1,14 +1,13 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { AlertSubscription, MapLayer } from '@/payload-types'
 
 import { CROSSING_CYCLE_MS } from '../../../demo/broker/data'
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
+import { no2AlertLayer } from '../../helpers/layers'
 import { headerOf } from '../../helpers/mailHeaders'
-import { linksOf, type ReceivedMail, type SmtpCatcher, startSmtpCatcher } from '../../helpers/smtp'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { linksOf, mailsTo, type ReceivedMail } from '../../helpers/smtp'
+import { pendingMailJobs, runMailQueue } from '../helpers/mailQueue'
+import { type PayloadApi, startPayloadApi, TEST_CITIES } from '../helpers/payload'
 
 /**
  * Alert notices end to end on the Local API and the real routes: a real SMTP server receives
@@ -16,11 +15,7 @@ import { startPayload } from '../helpers/payload'
  * is below the NO2 limit, then above it. Station 1 is above it all the time.
  */
 
-let payload: Payload
-let smtp: SmtpCatcher
-let broker: DemoBroker
-let baseUrl: string
-let closeServer: () => Promise<void>
+let app: PayloadApi
 let layer: MapLayer
 let clock = 0
 let clients = 0
@@ -34,14 +29,14 @@ const BELOW = CYCLE_START + 7 * 60_000
 const ABOVE = CYCLE_START + 17 * 60_000
 
 const post = (path: string, body: unknown, ip = `198.51.100.${++clients}`) =>
-  fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body) })
+  fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body) })
 
 /** Runs the mail queue until it is empty (the production server's cron does this every few seconds). */
 async function drainQueue() {
   const { noticesSettled } = await import('@/notices/entry/notices')
   await noticesSettled()
   for (let round = 0; round < 20; round++) {
-    const result = await payload.jobs.run({ queue: 'email', limit: 100, silent: true })
+    const result = await runMailQueue(app.payload)
     if (!result || Object.keys(result.jobStatus ?? {}).length === 0) return
   }
 }
@@ -53,15 +48,15 @@ async function freshLoad(city = 'santander') {
   await layerFeatures().get({ ...toLayerSpec(layer), updatedAt: `${layer.updatedAt}#${++version}` }, { tenant: city })
 }
 
-const noticesTo = (address: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(address) && /^(Critical|Warning|Info):/.test(mail.subject ?? ''))
+const noticesTo = (address: string) => mailsTo(app.smtp, address).filter((mail) => /^(Critical|Warning|Info):/.test(mail.subject ?? ''))
 const subscriptionsOf = async (address: string) =>
-  (await payload.find({ collection: 'alert-subscriptions', where: { email: { equals: address } }, overrideAccess: true, depth: 0 })).docs as AlertSubscription[]
+  (await app.payload.find({ collection: 'alert-subscriptions', where: { email: { equals: address } }, overrideAccess: true, depth: 0 })).docs as AlertSubscription[]
 
 async function subscribeAndConfirm(address: string, extra: Record<string, unknown> = {}) {
   const response = await post('/api/alerts/subscribe', { email: address, layer: layer.id, city: 'santander', minimumLevel: 'warning', ...extra })
   expect(response.status, await response.clone().text()).toBe(202)
   await drainQueue()
-  const confirmation = await smtp.waitForMail((mail) => mail.envelopeTo.includes(address) && /^Confirm/.test(mail.subject ?? ''))
+  const confirmation = await app.smtp.waitForMail((mail) => mail.envelopeTo.includes(address) && /^Confirm/.test(mail.subject ?? ''))
   const link = new URL(linksOf(confirmation).find((url) => url.includes('/alerts/confirm'))!)
   const confirmed = await post('/api/alerts/confirm', { s: link.searchParams.get('s'), t: link.searchParams.get('t') })
   expect(confirmed.status, await confirmed.clone().text()).toBe(200)
@@ -69,53 +64,18 @@ async function subscribeAndConfirm(address: string, extra: Record<string, unknow
 }
 
 beforeAll(async () => {
-  smtp = await startSmtpCatcher()
   clock = BELOW
-  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld', now: () => new Date(clock) })
-  Object.assign(process.env, {
-    SMTP_URL: smtp.url,
-    EMAIL_FROM: 'City Dashboard <alerts@city.example>',
-    NGSI_LD_BROKER_URL: broker.url,
-    NGSI_LD_TENANT: '',
-    TRUST_PROXY: '1',
+  app = await startPayloadApi({
+    mailFrom: 'City Dashboard <alerts@city.example>',
+    broker: { flavor: 'orion-ld', now: () => new Date(clock) },
+    env: { TRUST_PROXY: '1' },
+    site: { title: 'Test city', cities: TEST_CITIES, alertNotices: { periodMinutes: 60 } },
+    routes: ['/api/alerts/subscribe', '/api/alerts/confirm', '/api/alerts/unsubscribe'],
   })
-  const started = await startPayload()
-  payload = started.payload
-  const server = await startHttpServer(started.config, {
-    '/api/alerts/subscribe': (await import('@/app/api/alerts/subscribe/route')).POST,
-    '/api/alerts/confirm': (await import('@/app/api/alerts/confirm/route')).POST,
-    '/api/alerts/unsubscribe': (await import('@/app/api/alerts/unsubscribe/route')).POST,
-  })
-  baseUrl = server.url
-  closeServer = server.close
-  await payload.updateGlobal({
-    slug: 'site-settings',
-    data: {
-      title: 'Test city',
-      cities: [
-        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
-        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
-      ],
-      alertNotices: { periodMinutes: 60 },
-    },
-  })
-  layer = await payload.create({
-    collection: 'map-layers',
-    data: {
-      name: 'Air quality',
-      entityType: 'AirQualityObserved',
-      attributes: ['name', 'no2'],
-      alertRules: [{ attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO2 at {value}, above 200' }],
-      refreshSeconds: 10,
-      maxFeatures: 1000,
-    },
-  })
+  layer = await app.payload.create({ collection: 'map-layers', data: no2AlertLayer('Air quality', 200, 'NO2 at {value}, above 200') })
 })
 
-afterAll(async () => {
-  await closeServer?.()
-  await Promise.all([broker?.close(), smtp?.close()])
-})
+afterAll(() => app?.close())
 
 describe('alert notices by email', () => {
   let confirmation: ReceivedMail
@@ -125,13 +85,13 @@ describe('alert notices by email', () => {
     expect(response.status).toBe(202)
     await freshLoad()
     await drainQueue()
-    confirmation = await smtp.waitForMail((mail) => mail.envelopeTo.includes(ADDRESS))
-    expect(smtp.mails.filter((mail) => mail.envelopeTo.includes(ADDRESS))).toHaveLength(1)
+    confirmation = await app.smtp.waitForMail((mail) => mail.envelopeTo.includes(ADDRESS))
+    expect(mailsTo(app.smtp, ADDRESS)).toHaveLength(1)
     expect(confirmation.subject).toMatch(/^Confirm your alert notices for Santander/)
     expect(confirmation.text).toMatch(/Air quality/)
     expect(confirmation.text).toMatch(/Test city/)
     expect(confirmation.html).toBeTruthy()
-    expect(await payload.count({ collection: 'alert-notices', overrideAccess: true })).toMatchObject({ totalDocs: 0 })
+    expect(await app.payload.count({ collection: 'alert-notices', overrideAccess: true })).toMatchObject({ totalDocs: 0 })
   })
 
   it('confirms from the mailed link; a forged token is refused', async () => {
@@ -147,7 +107,7 @@ describe('alert notices by email', () => {
   it('mails one notice for the place already over the limit, and none on the next refreshes', async () => {
     await freshLoad()
     await drainQueue()
-    const [notice] = await Promise.all([smtp.waitForMail((mail) => noticesTo(ADDRESS).includes(mail))])
+    const [notice] = await Promise.all([app.smtp.waitForMail((mail) => noticesTo(ADDRESS).includes(mail))])
     expect(notice.subject).toBe('Critical: Air quality in Santander')
     expect(notice.text).toMatch(/NO2 at [\d.]+, above 200/)
     expect(notice.text).toMatch(/Santander/)
@@ -181,28 +141,28 @@ describe('alert notices by email', () => {
     const hour = new Date().getUTCHours()
     await subscribeAndConfirm(QUIET_ADDRESS, { quietHours: { from: hour, until: (hour + 2) % 24, timeZone: 'UTC' }, minimumLevel: 'info' })
     // A new period for every place: the next load claims both stations again.
-    await payload.updateGlobal({ slug: 'site-settings', data: { alertNotices: { periodMinutes: 1 } } })
+    await app.payload.updateGlobal({ slug: 'site-settings', data: { alertNotices: { periodMinutes: 1 } } })
     const { forgetNoticeMemory } = await import('@/notices/entry/notices')
     forgetNoticeMemory()
-    await payload.update({ collection: 'alert-notices', where: {}, data: { firedAt: new Date(Date.now() - 3_600_000).toISOString() }, overrideAccess: true })
+    await app.payload.update({ collection: 'alert-notices', where: {}, data: { firedAt: new Date(Date.now() - 3_600_000).toISOString() }, overrideAccess: true })
     await freshLoad()
     await drainQueue()
     expect(noticesTo(QUIET_ADDRESS)).toHaveLength(0)
     const [subscription] = await subscriptionsOf(QUIET_ADDRESS)
     expect(Date.parse(subscription!.quietHours!.digestDueAt!)).toBeGreaterThan(Date.now())
-    expect((await payload.count({ collection: 'held-alert-notices', overrideAccess: true })).totalDocs).toBe(2)
+    expect((await app.payload.count({ collection: 'held-alert-notices', overrideAccess: true })).totalDocs).toBe(2)
     // The digest waits for the end of the quiet hours; the test makes them end now.
-    const { docs: digests } = await payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'sendAlertDigest' } }, overrideAccess: true })
+    const { docs: digests } = await app.payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'sendAlertDigest' } }, overrideAccess: true })
     expect(digests).toHaveLength(1)
     expect(Date.parse(digests[0]!.waitUntil!)).toBe(Date.parse(subscription!.quietHours!.digestDueAt!))
     await drainQueue()
     expect(noticesTo(QUIET_ADDRESS)).toHaveLength(0)
-    await payload.update({ collection: 'payload-jobs', id: digests[0]!.id, data: { waitUntil: new Date(Date.now() - 1000).toISOString() }, overrideAccess: true })
+    await app.payload.update({ collection: 'payload-jobs', id: digests[0]!.id, data: { waitUntil: new Date(Date.now() - 1000).toISOString() }, overrideAccess: true })
     await drainQueue()
-    const digest = await smtp.waitForMail((mail) => mail.envelopeTo.includes(QUIET_ADDRESS) && /quiet hours/.test(mail.subject ?? ''))
+    const digest = await app.smtp.waitForMail((mail) => mail.envelopeTo.includes(QUIET_ADDRESS) && /quiet hours/.test(mail.subject ?? ''))
     expect(digest.subject).toBe('2 alerts during your quiet hours in Santander')
     expect(digest.text!.match(/NO2 at/g)).toHaveLength(2)
-    expect((await payload.count({ collection: 'held-alert-notices', overrideAccess: true })).totalDocs).toBe(0)
+    expect((await app.payload.count({ collection: 'held-alert-notices', overrideAccess: true })).totalDocs).toBe(0)
   })
 
   it('does the same work before it answers for a new, a pending and a confirmed address: one deferred mail, no subscription read or written', async () => {
@@ -210,8 +170,8 @@ describe('alert notices by email', () => {
     const pending = `timing-pending-${process.pid}@example.org`
     await post('/api/alerts/subscribe', { email: pending, layer: layer.id, city: 'santander', minimumLevel: 'warning' })
     await drainQueue()
-    const stored = async () => JSON.stringify((await payload.find({ collection: 'alert-subscriptions', overrideAccess: true, showHiddenFields: true, depth: 0, limit: 100, sort: 'id' })).docs)
-    const waiting = async () => (await payload.count({ collection: 'payload-jobs', where: { queue: { equals: 'email' }, completedAt: { exists: false } }, overrideAccess: true })).totalDocs
+    const stored = async () => JSON.stringify((await app.payload.find({ collection: 'alert-subscriptions', overrideAccess: true, showHiddenFields: true, depth: 0, limit: 100, sort: 'id' })).docs)
+    const waiting = async () => (await pendingMailJobs(app.payload)).totalDocs
     const [rowsBefore, jobsBefore] = [await stored(), await waiting()]
     for (const email of [fresh, pending, ADDRESS]) {
       expect((await post('/api/alerts/subscribe', { email, layer: layer.id, city: 'santander', minimumLevel: 'warning' })).status).toBe(202)
@@ -220,17 +180,17 @@ describe('alert notices by email', () => {
     expect(await stored()).toBe(rowsBefore)
     await drainQueue()
     expect((await subscriptionsOf(fresh)).map((row) => row.status)).toEqual(['pending'])
-    await smtp.waitForMail((mail) => mail.envelopeTo.includes(ADDRESS) && /already/i.test(mail.subject ?? ''))
+    await app.smtp.waitForMail((mail) => mail.envelopeTo.includes(ADDRESS) && /already/i.test(mail.subject ?? ''))
   })
 
   it('unsubscribes with one click (RFC 8058) and erases the subscriber', async () => {
     const notice = noticesTo(ADDRESS)[0]!
-    const oneClick = headerOf(notice, 'list-unsubscribe').slice(1, -1).replace('http://127.0.0.1:3000', baseUrl)
+    const oneClick = headerOf(notice, 'list-unsubscribe').slice(1, -1).replace('http://127.0.0.1:3000', app.baseUrl)
     const response = await fetch(oneClick, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })
     expect(response.status).toBe(200)
     expect(await subscriptionsOf(ADDRESS)).toHaveLength(0)
     // Nothing kept anywhere names the address: no subscription, no held notice, no waiting mail.
-    const jobs = await payload.find({ collection: 'payload-jobs', limit: 1000, overrideAccess: true, depth: 0 })
+    const jobs = await app.payload.find({ collection: 'payload-jobs', limit: 1000, overrideAccess: true, depth: 0 })
     expect(JSON.stringify(jobs.docs.filter((job) => !job.completedAt))).not.toContain(ADDRESS)
     // The link works once; using it again changes nothing and says the same.
     expect((await fetch(oneClick, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(200)

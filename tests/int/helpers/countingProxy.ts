@@ -73,3 +73,5 @@ export async function startCountingProxy(target: string) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
+
+export type CountingProxy = Awaited<ReturnType<typeof startCountingProxy>>

@@ -1,5 +1,7 @@
+import { existsSync, readdirSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 
 import { handleEndpoints, type SanitizedConfig } from 'payload'
 
@@ -25,11 +27,6 @@ function matcher(pattern: string) {
 // Like Next's sendResponse: these never pass from a route handler's Response to the client.
 const DROPPED_BY_NEXT = new Set(['content-length', 'content-encoding', 'transfer-encoding'])
 
-/**
- * A real HTTP server for integration tests: the app's own route handlers where a path matches,
- * Payload's REST API (the handler Next.js mounts at /api) for everything else, without the headers
- * Next drops, as `next start` does (the server hook's own headers are tested on the production build).
- */
 /** A port free right now on the loopback (for a server whose address must be known before it starts). */
 export async function freePort(): Promise<number> {
   const probe = http.createServer()
@@ -39,6 +36,50 @@ export async function freePort(): Promise<number> {
   return port
 }
 
+/** A path the app serves (`:name` for a dynamic segment), e.g. /api/layers/:id/features. */
+export type AppRoute = `/api/${string}`
+
+const APP_DIR = path.join(import.meta.dirname, '..', '..', '..', 'src', 'app')
+const PAGES_DIR = path.join(import.meta.dirname, '..', '..', '..', 'src', 'pages')
+
+/**
+ * The file Next serves `route` from (`:name` stands for a dynamic segment, `[name]` in the file's
+ * path): a Pages API route, or an App Router route handler, in a route group such as (payload) too.
+ */
+function routeFile(route: AppRoute): { file: string; pagesApi: boolean } {
+  const segments = route.replace(/:(\w+)/g, '[$1]')
+  const pagesApi = path.join(PAGES_DIR, `${segments}.ts`)
+  if (existsSync(pagesApi)) return { file: pagesApi, pagesApi: true }
+  const groups = readdirSync(APP_DIR).filter((name) => name.startsWith('('))
+  const file = ['', ...groups].map((group) => path.join(APP_DIR, group, segments, 'route.ts')).find(existsSync)
+  if (!file) throw new Error(`no route of the app serves ${route}`)
+  return { file, pagesApi: false }
+}
+
+/**
+ * The app's own handlers of `routes` (paths as Next serves them), as `startHttpServer` takes them:
+ * a Pages API route's handler, or an App Router route's POST (else GET) handler. Imported now, so
+ * after the settings the config and env() read on first import.
+ */
+export async function appRoutes(routes: readonly AppRoute[]) {
+  const handlers: Record<string, RouteHandler> = {}
+  const nodeHandlers: Record<string, NodeRouteHandler> = {}
+  for (const route of routes) {
+    const { file, pagesApi } = routeFile(route)
+    const exported = (await import(file)) as { default?: NodeRouteHandler; POST?: RouteHandler; GET?: RouteHandler }
+    const handler = pagesApi ? exported.default : (exported.POST ?? exported.GET)
+    if (!handler) throw new Error(`${file} exports no handler for ${route}`)
+    if (pagesApi) nodeHandlers[route] = handler as NodeRouteHandler
+    else handlers[route] = handler as RouteHandler
+  }
+  return { routes: handlers, nodeRoutes: nodeHandlers }
+}
+
+/**
+ * A real HTTP server for integration tests: the app's own route handlers where a path matches,
+ * Payload's REST API (the handler Next.js mounts at /api) for everything else, without the headers
+ * Next drops, as `next start` does (the server hook's own headers are tested on the production build).
+ */
 export async function startHttpServer(
   config: SanitizedConfig,
   routes: Record<string, RouteHandler> = {},

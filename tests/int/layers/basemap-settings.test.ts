@@ -1,13 +1,10 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { dataBlocksOf } from '@/blocks/dataBlocks'
 
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
-import { startPayload } from '../helpers/payload'
+import { type StartedPayload, startPayload } from '../helpers/payload'
 
-let payload: Payload
-let broker: DemoBroker
+let app: StartedPayload
 let loadDashboard: typeof import('@/layers/entry/dashboard').loadDashboard
 
 const CITIES = [
@@ -16,31 +13,26 @@ const CITIES = [
 ]
 
 const settings = (data: Record<string, unknown>) =>
-  payload.updateGlobal({ slug: 'site-settings', overrideAccess: false, user: undefined, data: { title: 'Test city', cities: CITIES, ...data } })
+  app.payload.updateGlobal({ slug: 'site-settings', overrideAccess: false, user: undefined, data: { title: 'Test city', cities: CITIES, ...data } })
 
 beforeAll(async () => {
-  broker = await startDemoBroker({ port: 0 })
-  process.env.NGSI_LD_BROKER_URL = broker.url
-  process.env.NGSI_LD_TENANT = ''
-  ;({ payload } = await startPayload())
+  app = await startPayload({ broker: {} })
   ;({ loadDashboard } = await import('@/layers/entry/dashboard'))
 })
 
-afterAll(async () => {
-  await broker?.close()
-})
+afterAll(() => app?.close())
 
 describe('Site settings → Map and the dashboard data', () => {
   it('defaults to the automatic (token-free online) basemap and carries shapes and city basemaps to the page', async () => {
-    await payload.updateGlobal({ slug: 'site-settings', data: { title: 'Test city', cities: CITIES } })
-    const stored = await payload.findGlobal({ slug: 'site-settings' })
+    await app.payload.updateGlobal({ slug: 'site-settings', data: { title: 'Test city', cities: CITIES } })
+    const stored = await app.payload.findGlobal({ slug: 'site-settings' })
     expect(stored.mapStyle?.kind).toBe('auto')
-    const layer = await payload.create({
+    const layer = await app.payload.create({
       collection: 'map-layers',
       overrideAccess: true,
       data: { name: 'Stars', public: true, entityType: 'Device', attributes: ['name'], refreshSeconds: 60, maxFeatures: 100, style: { icon: 'star' } },
     })
-    const page = await payload.create({
+    const page = await app.payload.create({
       collection: 'pages',
       overrideAccess: true,
       context: { disableRevalidate: true },
@@ -60,12 +52,12 @@ describe('Site settings → Map and the dashboard data', () => {
     [{ cities: [{ ...CITIES[0], basemap: 'https://x.org/a"><script>.json' }] }],
   ])('refuses an unusable basemap URL: %j', async (data) => {
     await expect(
-      payload.updateGlobal({ slug: 'site-settings', overrideAccess: true, data: { title: 'Test city', cities: CITIES, ...data } as never }),
+      app.payload.updateGlobal({ slug: 'site-settings', overrideAccess: true, data: { title: 'Test city', cities: CITIES, ...data } as never }),
     ).rejects.toThrow(/field is invalid: (Map > Url|Cities 1 > Basemap)/)
   })
 
   it('keeps map settings for admins: an anonymous update is refused', async () => {
     await expect(settings({ mapStyle: { kind: 'offline' } })).rejects.toThrow()
-    expect((await payload.findGlobal({ slug: 'site-settings' })).mapStyle?.kind).toBe('auto')
+    expect((await app.payload.findGlobal({ slug: 'site-settings' })).mapStyle?.kind).toBe('auto')
   })
 })

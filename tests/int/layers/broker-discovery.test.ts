@@ -1,24 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { authHeaders, signedInRoles } from '../../helpers/accounts'
+import { authHeaders } from '../../helpers/accounts'
 import { startLayerRoutes } from '../helpers/layerRoutes'
+import type { PayloadApi } from '../helpers/payload'
 
 // The layer editor's discovery, over HTTP against the demo broker: what the type and attribute
 // selects offer (src/collections/MapLayers/components/).
 
-let stack: Awaited<ReturnType<typeof startLayerRoutes>>
-let editorToken: string
+let app: PayloadApi
 
 beforeAll(async () => {
-  stack = await startLayerRoutes({}, async () => ({}), 'discovery')
-  editorToken = (await signedInRoles(stack.payload, stack.baseUrl, `discovery-editor-${Date.now()}`)).tokens.editor
+  app = await startLayerRoutes({}, [], ['editor'])
 })
 
-afterAll(async () => {
-  await stack?.close()
-})
+afterAll(() => app?.close())
 
-const get = (path: string) => fetch(`${stack.baseUrl}${path}`, { headers: authHeaders(editorToken) })
+const get = (path: string) => fetch(`${app.baseUrl}${path}`, { headers: authHeaders(app.tokens.editor) })
 
 describe('the layer editor asks the broker through the server', () => {
   it('lists the entity types of a city', async () => {
@@ -42,10 +39,10 @@ describe('the layer editor asks the broker through the server', () => {
   })
 
   it('answers a city Site settings does not list with a 400, without asking the broker', async () => {
-    const before = stack.proxy.requests.length
+    const before = app.proxy.requests.length
     const response = await get('/api/map-layers/broker/types?tenant=lisbon')
     expect(response.status).toBe(400)
     expect(await response.json()).toMatchObject({ error: 'Unknown city "lisbon"' })
-    expect(stack.proxy.requests.length).toBe(before)
+    expect(app.proxy.requests.length).toBe(before)
   })
 })

@@ -1,18 +1,15 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Page } from '@/payload-types'
 import { dataBlocksOf } from '@/blocks/dataBlocks'
 
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
-import { startPayload } from '../helpers/payload'
+import { type StartedPayload, startPayload, TEST_CITIES } from '../helpers/payload'
 
-let payload: Payload
-let broker: DemoBroker
+let app: StartedPayload
 let loadDashboard: typeof import('@/layers/entry/dashboard').loadDashboard
 
 const layer = (name: string, data: Record<string, unknown> = {}) =>
-  payload
+  app.payload
     .create({
       collection: 'map-layers',
       overrideAccess: true,
@@ -31,31 +28,14 @@ const layer = (name: string, data: Record<string, unknown> = {}) =>
     .then((doc) => doc.id)
 
 const page = (slug: string, layout: NonNullable<Page['layout']>) =>
-  payload.create({ collection: 'pages', overrideAccess: true, context: { disableRevalidate: true }, data: { title: slug, slug, _status: 'published', layout } })
+  app.payload.create({ collection: 'pages', overrideAccess: true, context: { disableRevalidate: true }, data: { title: slug, slug, _status: 'published', layout } })
 
 beforeAll(async () => {
-  broker = await startDemoBroker({ port: 0 })
-  process.env.NGSI_LD_BROKER_URL = broker.url
-  process.env.NGSI_LD_TENANT = ''
-  ;({ payload } = await startPayload())
+  app = await startPayload({ broker: {}, site: { title: 'Test city', cities: TEST_CITIES } })
   ;({ loadDashboard } = await import('@/layers/entry/dashboard'))
-  await payload.updateGlobal({
-    slug: 'site-settings',
-    data: {
-      title: 'Test city',
-      cities: [
-        { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
-        { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
-      ],
-    },
-  })
 })
 
-let brokerDown = false
-
-afterAll(async () => {
-  if (!brokerDown) await broker?.close()
-})
+afterAll(() => app?.close())
 
 describe('loadDashboard (the data a prerendered dashboard page carries)', () => {
   it('inlines a preview of public layers for the default city (first table page, alerts, KPI numbers) and nothing about their source', async () => {
@@ -95,8 +75,8 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
 
   it("reads the layers in the reader's locale: names, descriptions and the preview's alert messages; untranslated texts fall back", async () => {
     const air = await layer('Aire', { description: 'Estaciones de aire' })
-    const stored = await payload.findByID({ collection: 'map-layers', id: air, depth: 0 })
-    await payload.update({
+    const stored = await app.payload.findByID({ collection: 'map-layers', id: air, depth: 0 })
+    await app.payload.update({
       collection: 'map-layers',
       id: air,
       locale: 'pt',
@@ -162,8 +142,7 @@ describe('loadDashboard (the data a prerendered dashboard page carries)', () => 
   it('still renders when the broker is down: layers marked unavailable, never an exception', async () => {
     const air = await layer('Air while down')
     const doc = await page('dash-down', [{ blockType: 'mapView', title: 'Map', layers: [air] }])
-    await broker.close()
-    brokerDown = true
+    await app.broker.close()
     const data = (await loadDashboard(doc, dataBlocksOf(doc.layout), { draft: false }))!
     expect(data.initial[`${air}|santander`]).toMatchObject({ status: 'unavailable' })
   })

@@ -2,12 +2,11 @@ import { gunzipSync } from 'node:zlib'
 
 import { VectorTile } from '@mapbox/vector-tile'
 import { PbfReader } from 'pbf'
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { authHeaders } from '../../helpers/accounts'
-import type { startCountingProxy } from '../helpers/countingProxy'
 import { startLayerRoutes } from '../helpers/layerRoutes'
+import type { PayloadApi } from '../helpers/payload'
 
 type FeatureCollection = {
   type: string
@@ -15,19 +14,15 @@ type FeatureCollection = {
   features: { id: string; geometry: { type: string; coordinates: number[] }; properties: Record<string, unknown> }[]
 }
 
-let payload: Payload
-let proxy: Awaited<ReturnType<typeof startCountingProxy>>
-let baseUrl: string
-let stack: Awaited<ReturnType<typeof startLayerRoutes>>
-let viewerToken: string
+let app: PayloadApi
 const layers: Record<string, string | number> = {}
 
 const features = (id: string | number, query = '', headers: Record<string, string> = {}) =>
-  fetch(`${baseUrl}/api/layers/${id}/features${query}`, { headers })
+  fetch(`${app.baseUrl}/api/layers/${id}/features${query}`, { headers })
 const preview = (id: string | number, query = '', headers: Record<string, string> = {}) =>
-  fetch(`${baseUrl}/api/layers/${id}/preview${query}`, { headers })
+  fetch(`${app.baseUrl}/api/layers/${id}/preview${query}`, { headers })
 const tile = (id: string | number, address: string, query = '', headers: Record<string, string> = {}) =>
-  fetch(`${baseUrl}/api/layers/${id}/tiles/${address}${query}`, { headers })
+  fetch(`${app.baseUrl}/api/layers/${id}/tiles/${address}${query}`, { headers })
 
 /** The tile z/x/y that holds a longitude and latitude. */
 function tileAt(zoom: number, lon: number, lat: number) {
@@ -46,7 +41,7 @@ async function pointsIn(response: Response) {
 }
 
 async function createLayer(name: string, data: Record<string, unknown>) {
-  const layer = await payload.create({
+  const layer = await app.payload.create({
     collection: 'map-layers',
     overrideAccess: true,
     data: { name, entityType: 'AirQualityObserved', attributes: ['name', 'no2', 'airQualityLevel'], refreshSeconds: 60, maxFeatures: 50_000, ...data },
@@ -55,16 +50,7 @@ async function createLayer(name: string, data: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  stack = await startLayerRoutes(
-    { flavor: 'scorpio' },
-    async () => ({
-      '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default,
-      '/api/layers/:id/tiles/:z/:x/:y': (await import('@/pages/api/layers/[id]/tiles/[z]/[x]/[y]')).default,
-      '/api/layers/:id/preview': (await import('@/pages/api/layers/[id]/preview')).default,
-    }),
-    'layers',
-  )
-  ;({ payload, proxy, baseUrl, viewerToken } = stack)
+  app = await startLayerRoutes({ flavor: 'scorpio' }, ['/api/layers/:id/features', '/api/layers/:id/tiles/:z/:x/:y', '/api/layers/:id/preview'])
   layers.air = await createLayer('Air quality', {
     alertRules: [{ attribute: 'no2', operator: 'gt', value: '0', level: 'critical', message: 'NO2 at {value}' }],
   })
@@ -76,9 +62,7 @@ beforeAll(async () => {
   })
 })
 
-afterAll(async () => {
-  await stack?.close()
-})
+afterAll(() => app?.close())
 
 describe('GET /api/layers/{id}/features', () => {
   it('serves a public layer as gzipped GeoJSON with only the layer attributes, alerts and meta', async () => {
@@ -106,7 +90,7 @@ describe('GET /api/layers/{id}/features', () => {
   it('sends gzip on the wire and plain JSON to clients that do not accept it', async () => {
     const raw = await new Promise<{ encoding?: string; bytes: Buffer }>((resolve, reject) => {
       import('node:http').then(({ get }) =>
-        get(`${baseUrl}/api/layers/${layers.air}/features`, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
+        get(`${app.baseUrl}/api/layers/${layers.air}/features`, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
           const chunks: Buffer[] = []
           response.on('data', (chunk: Buffer) => chunks.push(chunk))
           response.on('end', () => resolve({ encoding: response.headers['content-encoding'], bytes: Buffer.concat(chunks) }))
@@ -130,7 +114,7 @@ describe('GET /api/layers/{id}/features', () => {
 
   it('hides non-public layers from anonymous callers but not from members', async () => {
     expect((await features(layers.hidden)).status).toBe(404)
-    const asViewer = await features(layers.hidden, '', authHeaders(viewerToken))
+    const asViewer = await features(layers.hidden, '', authHeaders(app.tokens.viewer))
     expect(asViewer.status).toBe(200)
     expect(asViewer.headers.get('cache-control')).toBe('private, no-cache, no-transform')
   })
@@ -218,7 +202,7 @@ describe('GET /api/layers/{id}/features', () => {
     expect((await features(layers.hidden, '?format=csv')).status).toBe(404)
     expect((await features(layers.hidden, '?format=csv&columns=secret')).status).toBe(404)
     expect((await features(layers.hidden, '?offset=0&limit=5&sort=no2')).status).toBe(404)
-    const asViewer = await features(layers.hidden, '?format=csv', authHeaders(viewerToken))
+    const asViewer = await features(layers.hidden, '?format=csv', authHeaders(app.tokens.viewer))
     expect(asViewer.status).toBe(200)
     expect(asViewer.headers.get('cache-control')).toBe('private, no-cache, no-transform')
   })
@@ -255,12 +239,12 @@ describe('GET /api/layers/{id}/features', () => {
 
   it('makes one broker fetch for many concurrent cold requests', async () => {
     const id = await createLayer('Concurrency', { attributes: ['name', 'pm10'] })
-    const before = proxy.entityRequests().length
+    const before = app.proxy.entityRequests().length
     const responses = await Promise.all(Array.from({ length: 25 }, () => features(id)))
     expect(responses.map((response) => response.status)).toEqual(Array(25).fill(200))
     const etags = new Set(responses.map((response) => response.headers.get('etag')))
     expect(etags.size).toBe(1)
-    const brokerRequests = proxy.entityRequests().slice(before)
+    const brokerRequests = app.proxy.entityRequests().slice(before)
     // One paged read: every request asks for a different offset of the same query.
     const offsets = brokerRequests.map((request) => request.url.searchParams.get('offset') ?? '0')
     expect(new Set(offsets).size).toBe(offsets.length)
@@ -269,40 +253,40 @@ describe('GET /api/layers/{id}/features', () => {
   it('never lets caller input reach the broker (fuzz)', async () => {
     const hostile = ['"', "'", ';', '|', '(', ')', '..', '%00', '%0d%0a', '<script>', '\\', 'NO2==1;type==x', '[]', '{}', 'é', '𝕏']
     const params = ['q', 'tenant', 'bbox', 'city', 'attrs', 'type']
-    const before = proxy.requests.length
+    const before = app.proxy.requests.length
     for (let round = 0; round < 150; round++) {
       const name = params[round % params.length]
       const value = Array.from({ length: 1 + (round % 4) }, (_, index) => hostile[(round * 7 + index * 3) % hostile.length]).join('')
-      const response = await fetch(`${baseUrl}/api/layers/${layers.air}/features?${name}=${encodeURIComponent(value)}`)
+      const response = await fetch(`${app.baseUrl}/api/layers/${layers.air}/features?${name}=${encodeURIComponent(value)}`)
       expect(response.status, `${name}=${value}`).toBeLessThan(500)
       expect([200, 304, 400]).toContain(response.status)
     }
     // Other requests (the live wing's subscriptions) may reach the broker meanwhile: none carries caller input.
-    for (const request of proxy.requests.slice(before)) {
+    for (const request of app.proxy.requests.slice(before)) {
       expect(['santander', 'porto', undefined]).toContain(request.headers['ngsild-tenant'])
       expect(request.url.searchParams.has('q')).toBe(false)
       for (const value of hostile) expect(decodeURIComponent(request.url.search)).not.toContain(decodeURIComponent(value))
     }
-    const entityReads = new Set(proxy.entityRequests())
-    for (const request of proxy.requests.slice(before).filter((request) => entityReads.has(request))) {
+    const entityReads = new Set(app.proxy.entityRequests())
+    for (const request of app.proxy.requests.slice(before).filter((request) => entityReads.has(request))) {
       expect(request.url.searchParams.get('type')).toBe('AirQualityObserved')
     }
   })
 
   it('escapes editor-written filter values into one quoted q term', async () => {
     const id = await createLayer('Hostile filter', { source: { filters: [{ attribute: 'name', operator: 'eq', value: 'a";type==Device|(x)\\' }] } })
-    const before = proxy.entityRequests().length
+    const before = app.proxy.entityRequests().length
     const response = await features(id)
     expect(response.status).toBe(200)
     expect(((await response.json()) as FeatureCollection).features).toEqual([])
-    const [request] = proxy.entityRequests().slice(before)
+    const [request] = app.proxy.entityRequests().slice(before)
     expect(request.url.searchParams.get('q')).toBe('name=="a\\";type==Device|(x)\\\\"')
   })
 
   it('keeps serving the last good data when the broker goes down, and 503 when there is none', async () => {
     const warm = await features(layers.air)
     expect(warm.status).toBe(200)
-    proxy.setDown(true)
+    app.proxy.setDown(true)
     try {
       const cached = await features(layers.air)
       expect(cached.status).toBe(200)
@@ -312,7 +296,7 @@ describe('GET /api/layers/{id}/features', () => {
       expect(unavailable.headers.get('retry-after')).toBe('30')
       expect(((await unavailable.json()) as { error: string }).error).toMatch(/City data cannot be loaded right now/)
     } finally {
-      proxy.setDown(false)
+      app.proxy.setDown(false)
     }
   })
 })
@@ -338,7 +322,7 @@ describe('GET /api/layers/{id}/preview', () => {
 
   it('has the access rules of the features route', async () => {
     expect((await preview(layers.hidden)).status).toBe(404)
-    expect((await preview(layers.hidden, '', authHeaders(viewerToken))).status).toBe(200)
+    expect((await preview(layers.hidden, '', authHeaders(app.tokens.viewer))).status).toBe(200)
     expect((await preview(layers.air, '?city=atlantis')).status).toBe(400)
   })
 
@@ -380,7 +364,7 @@ describe('GET /api/layers/{id}/tiles/{z}/{x}/{y}', () => {
 
   it('has the access rules of the features route', async () => {
     expect((await tile(layers.hidden, santander)).status).toBe(404)
-    const asViewer = await tile(layers.hidden, santander, '', authHeaders(viewerToken))
+    const asViewer = await tile(layers.hidden, santander, '', authHeaders(app.tokens.viewer))
     expect(asViewer.status).toBe(200)
     expect(asViewer.headers.get('cache-control')).toBe('private, no-cache, no-transform')
     expect((await tile('999999', santander)).status).toBe(404)

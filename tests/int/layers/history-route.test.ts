@@ -1,29 +1,22 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { History } from '@/layers/shared/history'
 
 import { HOSTILE_NAME } from '../../../demo/broker/data'
-import type { DemoBroker } from '../../../demo/broker/server'
 import { authHeaders } from '../../helpers/accounts'
-import type { startCountingProxy } from '../helpers/countingProxy'
 import { startLayerRoutes } from '../helpers/layerRoutes'
+import type { PayloadApi } from '../helpers/payload'
 
 // The demo broker's clock stands still, so the route and the test read the same readings.
 const NOW = Date.now()
 
-let payload: Payload
-let broker: DemoBroker
-let proxy: Awaited<ReturnType<typeof startCountingProxy>>
-let baseUrl: string
-let stack: Awaited<ReturnType<typeof startLayerRoutes>>
-let viewerToken: string
+let app: PayloadApi
 const layers: Record<string, string | number> = {}
 
-const history = (id: string | number, query = '', headers: Record<string, string> = {}) => fetch(`${baseUrl}/api/layers/${id}/history${query}`, { headers })
+const history = (id: string | number, query = '', headers: Record<string, string> = {}) => fetch(`${app.baseUrl}/api/layers/${id}/history${query}`, { headers })
 
 async function createLayer(name: string, data: Record<string, unknown> = {}) {
-  const layer = await payload.create({
+  const layer = await app.payload.create({
     collection: 'map-layers',
     overrideAccess: true,
     data: { name, entityType: 'AirQualityObserved', attributes: ['name', 'no2', 'pm10', 'airQualityLevel'], refreshSeconds: 60, maxFeatures: 50_000, ...data },
@@ -36,7 +29,7 @@ async function brokerReadings(type: string, attribute: string, from: string, to:
   const readings: { id: string; time: number; value: number }[] = []
   for (let offset = 0; ; offset += 100) {
     const query = new URLSearchParams({ type, attrs: attribute, timerel: 'between', timeAt: from, endTimeAt: to, options: 'temporalValues', limit: '100', offset: String(offset) })
-    const response = await fetch(`${broker.url}/ngsi-ld/v1/temporal/entities?${query}`, { headers: tenant ? { 'NGSILD-Tenant': tenant } : {} })
+    const response = await fetch(`${app.broker.url}/ngsi-ld/v1/temporal/entities?${query}`, { headers: tenant ? { 'NGSILD-Tenant': tenant } : {} })
     const page = (await response.json()) as { id: string; [name: string]: unknown }[]
     for (const entity of page) {
       const values = (entity[attribute] as { values: [number, string][] } | undefined)?.values ?? []
@@ -63,15 +56,7 @@ function expectClose(actual: (number | null)[], expected: (number | null)[]) {
 }
 
 beforeAll(async () => {
-  stack = await startLayerRoutes(
-    { flavor: 'scorpio', hostileNames: true, now: () => new Date(NOW) },
-    async () => ({
-      '/api/layers/:id/history': (await import('@/pages/api/layers/[id]/history')).default,
-      '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default,
-    }),
-    'history',
-  )
-  ;({ payload, broker, proxy, baseUrl, viewerToken } = stack)
+  app = await startLayerRoutes({ flavor: 'scorpio', hostileNames: true, now: () => new Date(NOW) }, ['/api/layers/:id/history', '/api/layers/:id/features'])
   layers.air = await createLayer('Air quality')
   layers.hidden = await createLayer('Staff only', { public: false })
   layers.porto = await createLayer('Air in Porto', { source: { tenant: 'porto' } })
@@ -79,9 +64,7 @@ beforeAll(async () => {
   layers.noAggregation = await createLayer('Air, no aggregation')
 })
 
-afterAll(async () => {
-  await stack?.close()
-})
+afterAll(() => app?.close())
 
 describe('GET /api/layers/{id}/history', () => {
   it("averages a week of the layer's entities per period, with the broker's aggregation and the unit", async () => {
@@ -103,7 +86,7 @@ describe('GET /api/layers/{id}/history', () => {
     expectClose(body.series[0].values, expectedPerPeriod(readings, body, average))
     expect(body.series[0].values.filter((value) => value !== null).length).toBeGreaterThan(80)
     // Aggregated by the broker: no raw readings crossed the wire.
-    const temporal = proxy.requests.filter((request) => request.url.pathname.endsWith('/temporal/entities'))
+    const temporal = app.proxy.requests.filter((request) => request.url.pathname.endsWith('/temporal/entities'))
     expect(temporal.length).toBeGreaterThan(0)
     expect(temporal.every((request) => request.url.searchParams.get('options') === 'aggregatedValues')).toBe(true)
   })
@@ -120,7 +103,7 @@ describe('GET /api/layers/{id}/history', () => {
   })
 
   it("gives one entity's raw readings and names it as text", async () => {
-    const features = (await (await fetch(`${baseUrl}/api/layers/${layers.air}/features`)).json()) as { features: { id: string; properties: { name?: string } }[] }
+    const features = (await (await fetch(`${app.baseUrl}/api/layers/${layers.air}/features`)).json()) as { features: { id: string; properties: { name?: string } }[] }
     const hostile = features.features.find((feature) => feature.properties.name === HOSTILE_NAME)!
     expect(hostile).toBeDefined()
     const body = (await (await history(layers.air, `?attributes=no2&window=day&aggregation=raw&entity=${encodeURIComponent(hostile.id)}`)).json()) as History
@@ -151,7 +134,7 @@ describe('GET /api/layers/{id}/history', () => {
     const anonymous = await history(layers.hidden, '?attributes=no2')
     expect(anonymous.status).toBe(404)
     expect(await anonymous.json()).toMatchObject({ error: 'No such map layer' })
-    const asViewer = await history(layers.hidden, '?attributes=no2', authHeaders(viewerToken))
+    const asViewer = await history(layers.hidden, '?attributes=no2', authHeaders(app.tokens.viewer))
     expect(asViewer.status).toBe(200)
     expect(asViewer.headers.get('cache-control')).toBe('private, no-cache, no-transform')
   })
@@ -162,7 +145,7 @@ describe('GET /api/layers/{id}/history', () => {
     expectClose(porto.series[0].values, expectedPerPeriod(portoReadings, porto, average))
     const asked = (await (await history(layers.air, '?attributes=no2&window=day&city=porto')).json()) as History
     expect(asked.series[0].values).toEqual(porto.series[0].values)
-    const tenants = proxy.requests.filter((request) => request.url.pathname.endsWith('/temporal/entities')).map((request) => request.headers['ngsild-tenant'])
+    const tenants = app.proxy.requests.filter((request) => request.url.pathname.endsWith('/temporal/entities')).map((request) => request.headers['ngsild-tenant'])
     expect(tenants).toContain('porto')
     expect((await history(layers.air, '?attributes=no2&city=atlantis')).status).toBe(400)
   })
@@ -190,25 +173,25 @@ describe('GET /api/layers/{id}/history', () => {
   })
 
   it("says history is not available from a broker without a temporal API (501), and the layer's features still load", async () => {
-    proxy.setRefusal((url) => url.pathname.includes('/temporal/'))
+    app.proxy.setRefusal((url) => url.pathname.includes('/temporal/'))
     try {
       const response = await history(layers.noTemporal, '?attributes=no2&window=day')
       expect(response.status).toBe(501)
       expect(await response.json()).toMatchObject({ error: "History is not available from this city's broker" })
-      expect((await fetch(`${baseUrl}/api/layers/${layers.noTemporal}/features`)).status).toBe(200)
+      expect((await fetch(`${app.baseUrl}/api/layers/${layers.noTemporal}/features`)).status).toBe(200)
     } finally {
-      proxy.setRefusal(undefined)
+      app.proxy.setRefusal(undefined)
     }
   })
 
   it('computes the aggregation itself from raw readings when the broker has none', async () => {
-    proxy.setRefusal((url) => url.searchParams.get('options') === 'aggregatedValues')
+    app.proxy.setRefusal((url) => url.searchParams.get('options') === 'aggregatedValues')
     try {
       const body = (await (await history(layers.noAggregation, '?attributes=no2&window=day&aggregation=avg')).json()) as History
       expect(body.aggregatedBy).toBe('server')
       expectClose(body.series[0].values, expectedPerPeriod(await brokerReadings('AirQualityObserved', 'no2', body.from, body.to), body, average))
     } finally {
-      proxy.setRefusal(undefined)
+      app.proxy.setRefusal(undefined)
     }
   })
 })

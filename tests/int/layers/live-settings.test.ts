@@ -1,12 +1,7 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
 import { authHeaders } from '../../helpers/accounts'
-import { startCountingProxy } from '../helpers/countingProxy'
-import { freePort, startHttpServer } from '../helpers/http'
-import { TEST_CITIES } from '../helpers/layerRoutes'
-import { startPayload } from '../helpers/payload'
+import { type PayloadApi, startPayloadApi, TEST_CITIES } from '../helpers/payload'
 
 // Live updates as editors change layers and as brokers misbehave, over real HTTP, SQLite and Redis:
 // the demo broker sits behind a proxy that can hold its subscription requests.
@@ -14,11 +9,7 @@ import { startPayload } from '../helpers/payload'
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
 const STATION = 'urn:ngsi-ld:AirQualityObserved:santander-005'
 
-let payload: Payload
-let broker: DemoBroker
-let proxy: Awaited<ReturnType<typeof startCountingProxy>>
-let baseUrl: string
-let close: () => Promise<void>
+let app: PayloadApi
 
 interface BrokerSubscription {
   id: string
@@ -28,7 +19,7 @@ interface BrokerSubscription {
 
 /** The broker's subscriptions for one layer in Santander, read straight from the broker. */
 async function subscriptionsOf(layerId: string | number): Promise<BrokerSubscription[]> {
-  const answer = await fetch(`${broker.url}/ngsi-ld/v1/subscriptions?limit=1000`, { headers: { 'NGSILD-Tenant': 'santander' } })
+  const answer = await fetch(`${app.broker.url}/ngsi-ld/v1/subscriptions?limit=1000`, { headers: { 'NGSILD-Tenant': 'santander' } })
   return ((await answer.json()) as BrokerSubscription[]).filter((item) => item.subscriptionName?.endsWith(`:layer:${layerId}:santander`))
 }
 
@@ -38,21 +29,27 @@ const registryOf = async (layerId: string | number) => {
 }
 
 const createAirLayer = (name: string, extra: Record<string, unknown> = {}) =>
-  payload.create({
+  app.payload.create({
     collection: 'map-layers',
     overrideAccess: true,
     data: { name, public: true, entityType: 'AirQualityObserved', attributes: ['name', 'airQualityIndex'], refreshSeconds: 300, maxFeatures: 1000, ...extra },
   })
 
 const setNotifications = (body: Record<string, boolean>) =>
-  fetch(`${broker.url}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  fetch(`${app.broker.url}/__demo/notifications`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
 
 const patchStation = (airQualityIndex: number, observedAt: Date) =>
-  fetch(`${broker.url}/ngsi-ld/v1/entities/${encodeURIComponent(STATION)}/attrs`, {
+  fetch(`${app.broker.url}/ngsi-ld/v1/entities/${encodeURIComponent(STATION)}/attrs`, {
     method: 'PATCH',
     headers: { 'Content-Type': 'application/json', 'NGSILD-Tenant': 'santander' },
     body: JSON.stringify({ airQualityIndex: { type: 'Property', value: airQualityIndex, observedAt: observedAt.toISOString() } }),
   })
+
+/** The station's airQualityIndex as the features route serves it. */
+async function servedIndex(layerId: string | number) {
+  const body = (await (await fetch(`${app.baseUrl}/api/layers/${layerId}/features?city=santander`)).json()) as { features: { id: string; properties: { airQualityIndex?: number } }[] }
+  return body.features.find((feature) => feature.id === STATION)?.properties.airQualityIndex
+}
 
 /** One maintenance round (renew and check), as the schedule runs it; its lock lapses after a second. */
 async function maintainOnce(): Promise<void> {
@@ -64,44 +61,29 @@ beforeAll(async () => {
   // A clock stopped ten minutes ago: readings never move by themselves (unnotified), and changes
   // written since are newer than any of them.
   const stopped = new Date(Date.now() - 10 * 60_000)
-  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld', now: () => stopped })
-  proxy = await startCountingProxy(broker.url)
-  const port = await freePort()
-  Object.assign(process.env, {
-    REDIS_URL,
-    NGSI_LD_BROKER_URL: proxy.url,
-    NGSI_LD_TENANT: '',
-    NGSI_LD_NOTIFY_URL: `http://127.0.0.1:${port}`,
-    // The tests run the checks themselves.
-    LIVE_CHECK_SECONDS: '3600',
-    LIVE_DATA_CHECK: 'true',
-    // Its own Redis keys: the subscription registry of the project's other files is not this file's.
-    REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}live-settings-file:`,
-  })
-  const started = await startPayload()
-  payload = started.payload
-  await payload.updateGlobal({ slug: 'site-settings', data: { title: 'Test city', cities: TEST_CITIES.slice(0, 1) } })
-  const server = await startHttpServer(
-    started.config,
-    { '/api/health': (await import('@/app/api/health/route')).GET },
-    {
-      '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default,
-      '/api/ngsi-ld/notify/:token': (await import('@/pages/api/ngsi-ld/notify/[token]')).default,
+  app = await startPayloadApi({
+    broker: { flavor: 'orion-ld', now: () => stopped, behindProxy: true },
+    notified: true,
+    env: {
+      REDIS_URL,
+      // The tests run the checks themselves.
+      LIVE_CHECK_SECONDS: '3600',
+      LIVE_DATA_CHECK: 'true',
+      // Its own Redis keys: the subscription registry of the project's other files is not this file's.
+      REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}live-settings-file:`,
     },
-    { port },
-  )
-  baseUrl = server.url
-  close = server.close
+    site: { title: 'Test city', cities: TEST_CITIES.slice(0, 1) },
+    routes: ['/api/health', '/api/layers/:id/features', '/api/ngsi-ld/notify/:token'],
+    roles: ['viewer'],
+  })
   // The start-up reconciliation done before the tests, not in the middle of one.
   const { startLive } = await import('@/layers/entry/live')
   await startLive()
 })
 
 afterAll(async () => {
-  proxy?.release()
-  await close?.()
-  await proxy?.close()
-  await broker?.close()
+  app?.proxy.release()
+  await app?.close()
 })
 
 describe('live updates’ throttling, set per layer', () => {
@@ -111,14 +93,14 @@ describe('live updates’ throttling, set per layer', () => {
     const [before] = await subscriptionsOf(layer.id)
     expect(before).not.toHaveProperty('throttling')
 
-    await payload.update({ collection: 'map-layers', id: layer.id, overrideAccess: true, data: { liveThrottleSeconds: 30 } })
+    await app.payload.update({ collection: 'map-layers', id: layer.id, overrideAccess: true, data: { liveThrottleSeconds: 30 } })
     await expect.poll(async () => (await subscriptionsOf(layer.id)).map((item) => item.throttling), { timeout: 10_000 }).toEqual([30])
     expect((await subscriptionsOf(layer.id))[0]!.id).not.toBe(before!.id)
 
     // Back to the broker's default: empty and 0 mean the same.
-    await payload.update({ collection: 'map-layers', id: layer.id, overrideAccess: true, data: { liveThrottleSeconds: 0 } })
+    await app.payload.update({ collection: 'map-layers', id: layer.id, overrideAccess: true, data: { liveThrottleSeconds: 0 } })
     await expect.poll(async () => (await subscriptionsOf(layer.id)).map((item) => item.throttling ?? 'none'), { timeout: 10_000 }).toEqual(['none'])
-    await payload.delete({ collection: 'map-layers', id: layer.id, overrideAccess: true })
+    await app.payload.delete({ collection: 'map-layers', id: layer.id, overrideAccess: true })
     // Gone before the next test's layer (SQLite may give it the same id) is made.
     await expect.poll(async () => (await subscriptionsOf(layer.id)).length, { timeout: 10_000 }).toBe(0)
   })
@@ -132,33 +114,33 @@ describe('live updates’ throttling, set per layer', () => {
 
 describe('a layer removed while its subscription is being made', () => {
   const removals = {
-    deleted: (id: string | number) => payload.delete({ collection: 'map-layers', id, overrideAccess: true }),
-    unpublished: (id: string | number) => payload.update({ collection: 'map-layers', id, overrideAccess: true, data: { public: false } }),
+    deleted: (id: string | number) => app.payload.delete({ collection: 'map-layers', id, overrideAccess: true }),
+    unpublished: (id: string | number) => app.payload.update({ collection: 'map-layers', id, overrideAccess: true, data: { public: false } }),
   }
 
   it.each(Object.keys(removals) as (keyof typeof removals)[])('leaves no subscription at the broker when %s mid-creation', async (how) => {
-    proxy.setHold((method, url) => method === 'POST' && url.pathname === '/ngsi-ld/v1/subscriptions')
+    app.proxy.setHold((method, url) => method === 'POST' && url.pathname === '/ngsi-ld/v1/subscriptions')
     try {
       const layer = await createAirLayer(`Air (${how} mid-creation)`)
       // The save's hook has asked the broker; the broker has not answered yet.
-      await expect.poll(() => proxy.held(), { timeout: 10_000 }).toBe(1)
+      await expect.poll(() => app.proxy.held(), { timeout: 10_000 }).toBe(1)
       await removals[how](layer.id)
       // Whatever the removal does at once, it has done by now, before the creation completes.
       await new Promise((resolve) => setTimeout(resolve, 300))
-      const requestsOf = (method: string) => proxy.requests.filter((request) => request.method === method && request.url.pathname.startsWith('/ngsi-ld/v1/subscriptions')).length
+      const requestsOf = (method: string) => app.proxy.requests.filter((request) => request.method === method && request.url.pathname.startsWith('/ngsi-ld/v1/subscriptions')).length
       const [posts, deletes] = [requestsOf('POST'), requestsOf('DELETE')]
-      proxy.setHold(undefined)
-      proxy.release()
+      app.proxy.setHold(undefined)
+      app.proxy.release()
       // The broker does make it (the held request goes through), and it is deleted again...
       await expect.poll(() => requestsOf('DELETE'), { timeout: 10_000 }).toBe(deletes + 1)
       // ...from the broker and (once the broker has answered) the registry, with none made since.
       expect(await subscriptionsOf(layer.id)).toEqual([])
       await expect.poll(() => registryOf(layer.id)).toEqual([])
       expect(requestsOf('POST')).toBe(posts)
-      if (how === 'unpublished') await payload.delete({ collection: 'map-layers', id: layer.id, overrideAccess: true })
+      if (how === 'unpublished') await app.payload.delete({ collection: 'map-layers', id: layer.id, overrideAccess: true })
     } finally {
-      proxy.setHold(undefined)
-      proxy.release()
+      app.proxy.setHold(undefined)
+      app.proxy.release()
     }
   })
 })
@@ -168,15 +150,12 @@ describe('a broker that stops notifying without reporting a failure', () => {
     const layer = await createAirLayer('Air (silent broker)')
     await expect.poll(async () => (await registryOf(layer.id)).map((record) => record.mode), { timeout: 10_000 }).toEqual(['live'])
     // Cached, as pages load it: the check compares the broker with this.
-    expect((await fetch(`${baseUrl}/api/layers/${layer.id}/features?city=santander`)).status).toBe(200)
+    expect((await fetch(`${app.baseUrl}/api/layers/${layer.id}/features?city=santander`)).status).toBe(200)
     await maintainOnce()
 
     // A notified change keeps it live.
     expect((await patchStation(77, new Date(Date.now() - 60_000))).status).toBe(204)
-    await expect.poll(async () => {
-      const body = (await (await fetch(`${baseUrl}/api/layers/${layer.id}/features?city=santander`)).json()) as { features: { id: string; properties: { airQualityIndex?: number } }[] }
-      return body.features.find((feature) => feature.id === STATION)?.properties.airQualityIndex
-    }, { timeout: 5_000 }).toBe(77)
+    await expect.poll(() => servedIndex(layer.id), { timeout: 5_000 }).toBe(77)
     await maintainOnce()
     expect((await registryOf(layer.id)).map((record) => record.mode)).toEqual(['live'])
 
@@ -188,11 +167,10 @@ describe('a broker that stops notifying without reporting a failure', () => {
       // With no notification since the last check, and so the broker's data still unseen.
       await expect.poll(async () => (await registryOf(layer.id)).map((record) => record.mode), { timeout: 5_000 }).toEqual(['polling'])
 
-      const member = await memberToken()
-      const health = (await (await fetch(`${baseUrl}/api/health`, { headers: authHeaders(member) })).json()) as { live: { polling: number; pollingLayers: unknown[] } }
+      const health = (await (await fetch(`${app.baseUrl}/api/health`, { headers: authHeaders(app.tokens.viewer) })).json()) as { live: { polling: number; pollingLayers: unknown[] } }
       expect(health.live.polling).toBeGreaterThanOrEqual(1)
       expect(health.live.pollingLayers).toContainEqual({ layer: String(layer.id), city: 'santander', reason: expect.stringMatching(new RegExp(`no notification arrived.*${STATION}`)) })
-      const anonymous = (await (await fetch(`${baseUrl}/api/health`)).json()) as { live: Record<string, unknown> }
+      const anonymous = (await (await fetch(`${app.baseUrl}/api/health`)).json()) as { live: Record<string, unknown> }
       expect(anonymous.live.polling).toBeGreaterThanOrEqual(1)
       expect(anonymous.live).not.toHaveProperty('pollingLayers')
 
@@ -205,20 +183,9 @@ describe('a broker that stops notifying without reporting a failure', () => {
 
     // Notified again: back to live at the next check.
     expect((await patchStation(42, new Date(Date.now() - 10_000))).status).toBe(204)
-    await expect.poll(async () => {
-      const body = (await (await fetch(`${baseUrl}/api/layers/${layer.id}/features?city=santander`)).json()) as { features: { id: string; properties: { airQualityIndex?: number } }[] }
-      return body.features.find((feature) => feature.id === STATION)?.properties.airQualityIndex
-    }, { timeout: 5_000 }).toBe(42)
+    await expect.poll(() => servedIndex(layer.id), { timeout: 5_000 }).toBe(42)
     await maintainOnce()
     expect((await registryOf(layer.id)).map((record) => record.mode)).toEqual(['live'])
-    await payload.delete({ collection: 'map-layers', id: layer.id, overrideAccess: true })
+    await app.payload.delete({ collection: 'map-layers', id: layer.id, overrideAccess: true })
   })
 })
-
-/** A viewer's session token (a member). */
-async function memberToken(): Promise<string> {
-  const email = `live-settings-${Date.now()}@example.org`
-  await payload.create({ collection: 'users', overrideAccess: true, data: { email, password: 'correct-horse-battery-staple', role: 'viewer', name: 'live settings' } })
-  const login = await fetch(`${baseUrl}/api/users/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'correct-horse-battery-staple' }) })
-  return ((await login.json()) as { token: string }).token
-}

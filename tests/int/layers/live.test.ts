@@ -1,14 +1,10 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { SubscriptionClient } from '@/ngsi'
 
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
-import { authHeaders } from '../../helpers/accounts'
+import { authHeaders, signedInRoles } from '../../helpers/accounts'
 import { openEventStream } from '../helpers/eventStream'
-import { freePort, startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
-import { TEST_CITIES } from '../helpers/layerRoutes'
+import { type PayloadApi, startPayloadApi, TEST_CITIES } from '../helpers/payload'
 
 // Live updates end to end inside one process, over real HTTP, SQLite and Redis: a PATCH at the demo
 // broker → its notification at /api/ngsi-ld/notify/{token} → the cached layer and a stream.
@@ -17,10 +13,7 @@ const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379'
 const CONTEXT = 'https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld'
 const STATION = 'urn:ngsi-ld:AirQualityObserved:santander-005'
 
-let payload: Payload
-let broker: DemoBroker
-let baseUrl: string
-let close: () => Promise<void>
+let app: PayloadApi
 let subscriptions: SubscriptionClient
 const layers: Record<string, string | number> = {}
 
@@ -36,60 +29,37 @@ const ours = async (layerId?: string | number, tenant = 'santander') => {
 }
 const opened: Awaited<ReturnType<typeof openEventStream>>[] = []
 const stream = async (query: string, headers: Record<string, string> = {}) => {
-  const item = await openEventStream(`${baseUrl}/api/live?${query}`, headers)
+  const item = await openEventStream(`${app.baseUrl}/api/live?${query}`, headers)
   opened.push(item)
   return item
 }
-const openStreams = async () => ((await (await fetch(`${baseUrl}/api/health`)).json()) as { live: { streams: number } }).live.streams
+const openStreams = async () => ((await (await fetch(`${app.baseUrl}/api/health`)).json()) as { live: { streams: number } }).live.streams
 const patchStation = (attributes: Record<string, unknown>) =>
-  fetch(`${broker.url}/ngsi-ld/v1/entities/${encodeURIComponent(STATION)}/attrs`, {
+  fetch(`${app.broker.url}/ngsi-ld/v1/entities/${encodeURIComponent(STATION)}/attrs`, {
     method: 'PATCH',
     headers: { 'Content-Type': 'application/json', 'NGSILD-Tenant': 'santander' },
     body: JSON.stringify(attributes),
   })
 
-/** A viewer's session token (a member of the admin). */
-async function memberToken(tag: string): Promise<string> {
-  const email = `${tag}-${Date.now()}@example.org`
-  await payload.create({ collection: 'users', overrideAccess: true, data: { email, password: 'correct-horse-battery-staple', role: 'viewer', name: tag } })
-  const login = await fetch(`${baseUrl}/api/users/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'correct-horse-battery-staple' }) })
-  return ((await login.json()) as { token: string }).token
-}
-
 beforeAll(async () => {
-  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
-  const port = await freePort()
-  Object.assign(process.env, {
-    REDIS_URL,
-    NGSI_LD_BROKER_URL: broker.url,
-    NGSI_LD_TENANT: '',
-    NGSI_LD_NOTIFY_URL: `http://127.0.0.1:${port}`,
-    LIVE_SESSION_CHECK_SECONDS: '1',
-    // Its own Redis keys: the subscription registry of the project's earlier files is not this file's.
-    REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}live-file:`,
+  app = await startPayloadApi({
+    broker: { flavor: 'orion-ld' },
+    notified: true,
+    env: {
+      REDIS_URL,
+      LIVE_SESSION_CHECK_SECONDS: '1',
+      // Its own Redis keys: the subscription registry of the project's earlier files is not this file's.
+      REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? ''}live-file:`,
+    },
+    routes: ['/api/health', '/api/layers/:id/features', '/api/live', '/api/ngsi-ld/notify/:token'],
+    roles: ['viewer'],
   })
-  subscriptions = new SubscriptionClient({ brokerUrl: broker.url, contextUrl: CONTEXT })
-  const started = await startPayload()
-  payload = started.payload
+  subscriptions = new SubscriptionClient({ brokerUrl: app.broker.url, contextUrl: CONTEXT })
   // The integration files share one database: layers other files made would be subscribed too,
   // and this file counts the broker's subscriptions. It starts from a site with none.
-  await payload.delete({ collection: 'map-layers', where: { id: { exists: true } }, overrideAccess: true })
-  await payload.updateGlobal({ slug: 'site-settings', data: { title: 'Test city', cities: TEST_CITIES.slice(0, 1) } })
-  const server = await startHttpServer(
-    started.config,
-    {
-      '/api/health': (await import('@/app/api/health/route')).GET,
-    },
-    {
-      '/api/layers/:id/features': (await import('@/pages/api/layers/[id]/features')).default,
-      '/api/live': (await import('@/pages/api/live')).default,
-      '/api/ngsi-ld/notify/:token': (await import('@/pages/api/ngsi-ld/notify/[token]')).default,
-    },
-    { port },
-  )
-  baseUrl = server.url
-  close = server.close
-  const air = await payload.create({
+  await app.payload.delete({ collection: 'map-layers', where: { id: { exists: true } }, overrideAccess: true })
+  await app.payload.updateGlobal({ slug: 'site-settings', data: { title: 'Test city', cities: TEST_CITIES.slice(0, 1) } })
+  const air = await app.payload.create({
     collection: 'map-layers',
     overrideAccess: true,
     data: {
@@ -103,7 +73,7 @@ beforeAll(async () => {
     },
   })
   layers.air = air.id
-  const staff = await payload.create({
+  const staff = await app.payload.create({
     collection: 'map-layers',
     overrideAccess: true,
     data: { name: 'Batteries (staff)', public: false, entityType: 'Device', attributes: ['batteryLevel'], refreshSeconds: 300, maxFeatures: 1000 },
@@ -113,8 +83,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const item of opened) item.close()
-  await close?.()
-  await broker?.close()
+  await app?.close()
 })
 
 describe('live layers', () => {
@@ -123,18 +92,17 @@ describe('live layers', () => {
     const [subscription] = await ours(layers.air)
     expect(subscription!.endpoint).toMatch(new RegExp(`^${process.env.NGSI_LD_NOTIFY_URL}/api/ngsi-ld/notify/[A-Za-z0-9_-]{43}$`))
     expect(subscription!.subscriptionName).toMatch(new RegExp(`:layer:${layers.air}:santander$`))
-    const health = await (await fetch(`${baseUrl}/api/health`)).json()
+    const health = await (await fetch(`${app.baseUrl}/api/health`)).json()
     expect(health.live).toMatchObject({ polling: 0, atBroker: (await ours()).length })
     expect(health.live.subscribed).toBeGreaterThanOrEqual(1)
     // The layer editor shows it per city; members only.
-    expect((await fetch(`${baseUrl}/api/map-layers/${layers.air}/live`)).status).toBe(401)
-    const member = await memberToken('status')
-    const status = await fetch(`${baseUrl}/api/map-layers/${layers.air}/live`, { headers: authHeaders(member) })
+    expect((await fetch(`${app.baseUrl}/api/map-layers/${layers.air}/live`)).status).toBe(401)
+    const status = await fetch(`${app.baseUrl}/api/map-layers/${layers.air}/live`, { headers: authHeaders(app.tokens.viewer) })
     expect(await status.json()).toEqual({ enabled: true, cities: [{ tenant: 'santander', mode: 'live' }] })
   })
 
   it('pushes a broker PATCH to an open stream and into the cached layer (alert recomputed, ETag changed)', async () => {
-    const before = await fetch(`${baseUrl}/api/layers/${layers.air}/features?city=santander`)
+    const before = await fetch(`${app.baseUrl}/api/layers/${layers.air}/features?city=santander`)
     const etag = before.headers.get('etag')
     const live = await stream(`layers=${layers.air}&city=santander`)
     expect(live.status).toBe(200)
@@ -153,7 +121,7 @@ describe('live layers', () => {
       upserted: [{ id: STATION, properties: { airQualityIndex: 212, airQualityLevel: 'veryUnhealthy', alert: { level: 'critical', message: 'AQI 212' } } }],
     })
 
-    const after = await fetch(`${baseUrl}/api/layers/${layers.air}/features?city=santander`)
+    const after = await fetch(`${app.baseUrl}/api/layers/${layers.air}/features?city=santander`)
     expect(after.headers.get('etag')).not.toBe(etag)
     const body = (await after.json()) as Collection
     expect(body.features.find((feature) => feature.id === STATION)?.properties).toMatchObject({ airQualityIndex: 212, alert: { level: 'critical' } })
@@ -211,14 +179,11 @@ describe('live layers', () => {
     const mixed = await stream(`layers=${layers.air},${layers.staff}&city=santander`)
     expect(mixed.status).toBe(404)
 
-    const email = `leaving-${Date.now()}@example.org`
-    const member = await payload.create({ collection: 'users', overrideAccess: true, data: { email, password: 'correct-horse-battery-staple', role: 'viewer', name: 'leaving' } })
-    const login = await fetch(`${baseUrl}/api/users/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'correct-horse-battery-staple' }) })
-    const { token } = (await login.json()) as { token: string }
-    const members = await stream(`layers=${layers.staff}&city=santander`, authHeaders(token))
+    const leaving = await signedInRoles(app.payload, app.baseUrl, `leaving-${Date.now()}`, ['viewer'])
+    const members = await stream(`layers=${layers.staff}&city=santander`, authHeaders(leaving.tokens.viewer))
     expect(members.status).toBe(200)
     await expect.poll(() => members.events.map((event) => event.event)).toContain('ready')
-    await payload.delete({ collection: 'users', id: member.id, overrideAccess: true })
+    await app.payload.delete({ collection: 'users', id: leaving.ids.viewer, overrideAccess: true })
     await expect.poll(() => members.ended(), { timeout: 5_000 }).toBe(true)
     // Watching a members-only layer subscribed it (until no one has watched it for a while).
     expect(await ours(layers.staff)).toHaveLength(1)
@@ -253,7 +218,7 @@ describe('live layers', () => {
     const watching = await stream(`layers=${layer}&city=santander`)
     await expect.poll(() => watching.events.map((event) => event.event)).toContain('ready')
     const modes = () => watching.events.filter((event) => event.event === 'mode').map((event) => event.data)
-    broker.setFault('down')
+    app.broker.setFault('down')
     const diedAt = Date.now()
     try {
       await expect.poll(modes, { timeout: 10_000, interval: 100 }).toContainEqual({ layer, mode: 'polling', brokerDownSince: expect.any(String) })
@@ -261,20 +226,20 @@ describe('live layers', () => {
       // A page opened meanwhile hears it in `ready`; health says it too.
       const late = await stream(`layers=${layer}&city=santander`)
       await expect.poll(() => late.events.find((event) => event.event === 'ready')?.data).toEqual({ layers: { [layer]: { version: expect.any(Number), mode: 'polling', brokerDownSince: expect.any(String) } } })
-      const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { live: { brokerDownSince?: string; subscribed: number } }
+      const health = (await (await fetch(`${app.baseUrl}/api/health`)).json()) as { live: { brokerDownSince?: string; subscribed: number } }
       expect(health.live).toMatchObject({ brokerDownSince: expect.any(String), subscribed: 0 })
     } finally {
-      broker.setFault(null)
+      app.broker.setFault(null)
     }
     await expect.poll(() => modes().at(-1), { timeout: 10_000, interval: 100 }).toEqual({ layer, mode: 'live' })
-    expect(((await (await fetch(`${baseUrl}/api/health`)).json()) as { live: Record<string, unknown> }).live).not.toHaveProperty('brokerDownSince')
+    expect(((await (await fetch(`${app.baseUrl}/api/health`)).json()) as { live: Record<string, unknown> }).live).not.toHaveProperty('brokerDownSince')
     watching.close()
   })
 
   it('deletes the subscription when the layer is unpublished, and makes it again when republished', async () => {
-    await payload.update({ collection: 'map-layers', id: layers.air, overrideAccess: true, data: { public: false } })
+    await app.payload.update({ collection: 'map-layers', id: layers.air, overrideAccess: true, data: { public: false } })
     await expect.poll(async () => (await ours(layers.air)).length, { timeout: 10_000 }).toBe(0)
-    await payload.update({ collection: 'map-layers', id: layers.air, overrideAccess: true, data: { public: true } })
+    await app.payload.update({ collection: 'map-layers', id: layers.air, overrideAccess: true, data: { public: true } })
     await expect.poll(async () => (await ours(layers.air)).length, { timeout: 10_000 }).toBe(1)
   })
 
@@ -297,7 +262,7 @@ describe('live layers', () => {
     // Our stray and the members-only layer's (no one watches it now that the registry is reconciled) are gone; staging's stays.
     expect((await ours()).map((item) => item.id).sort()).toEqual([kept!.id, staging].sort())
     await subscriptions.delete('santander', staging)
-    await payload.delete({ collection: 'map-layers', id: layers.air, overrideAccess: true })
+    await app.payload.delete({ collection: 'map-layers', id: layers.air, overrideAccess: true })
     await expect.poll(async () => (await ours()).length, { timeout: 10_000 }).toBe(0)
   })
 })
@@ -305,7 +270,7 @@ describe('live layers', () => {
 describe('POST /api/ngsi-ld/notify/{token}', () => {
   it('answers 404 {error} to a token no subscription has, whatever the body', async () => {
     for (const token of ['x', 'a'.repeat(43), `${'A'.repeat(42)}%00`, 'A'.repeat(200)]) {
-      const answer = await fetch(`${baseUrl}/api/ngsi-ld/notify/${token}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"Notification"}' })
+      const answer = await fetch(`${app.baseUrl}/api/ngsi-ld/notify/${token}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"type":"Notification"}' })
       expect(answer.status, token).toBe(404)
       expect(await answer.json()).toEqual({ error: 'Not found', requestId: expect.any(String) })
     }

@@ -1,26 +1,22 @@
-import type { Payload } from 'payload'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
-import { authHeaders, createUserLocally, type Role, signedInRoles, testAccount } from '../../helpers/accounts'
-import { startPayloadApi } from '../helpers/payload'
+import { authHeaders, createUserLocally, type Role, ROLES, testAccount } from '../../helpers/accounts'
+import { type PayloadApi, startPayloadApi } from '../helpers/payload'
 
 type Caller = 'anonymous' | Role
 type Operation = 'create' | 'read' | 'read-draft' | 'update' | 'delete' | 'publish'
 type Id = number | string
 
-let payload: Payload
-let baseUrl: string
-let closeServer: () => Promise<void>
-let tokens: Record<Role, string>
+let app: PayloadApi
 
 const callers: Caller[] = ['anonymous', 'viewer', 'editor', 'admin']
-const tokenOf = (caller: Caller) => (caller === 'anonymous' ? null : tokens[caller])
+const tokenOf = (caller: Caller) => (caller === 'anonymous' ? null : app.tokens[caller])
 
 async function call(caller: Caller, method: string, path: string, body?: unknown) {
-  return fetch(`${baseUrl}${path}`, {
+  return fetch(`${app.baseUrl}${path}`, {
     method,
     headers: { ...authHeaders(tokenOf(caller)), ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -60,7 +56,7 @@ const resources: Resource[] = [
       const form = new FormData()
       form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), `${unique('img')}.png`)
       form.append('_payload', JSON.stringify({ alt: 'An uploaded image' }))
-      return fetch(`${baseUrl}/api/media`, { method: 'POST', headers: authHeaders(tokenOf(caller)), body: form })
+      return fetch(`${app.baseUrl}/api/media`, { method: 'POST', headers: authHeaders(tokenOf(caller)), body: form })
     },
   },
   {
@@ -85,7 +81,7 @@ const expected: Record<string, Partial<Record<Operation, Caller[]>>> = {
 async function fixture(resource: Resource, status: 'published' | 'draft'): Promise<Id> {
   if (resource.slug === 'media') {
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#ffffff' } }).png().toBuffer()
-    const doc = await payload.create({
+    const doc = await app.payload.create({
       collection: 'media',
       data: { alt: 'Fixture' },
       file: { data: png, mimetype: 'image/png', name: `${unique('fixture')}.png`, size: png.length },
@@ -93,7 +89,7 @@ async function fixture(resource: Resource, status: 'published' | 'draft'): Promi
     return doc.id
   }
   const data = { ...resource.valid(), ...(resource.versioned ? { _status: status } : {}) }
-  const doc = await payload.create({
+  const doc = await app.payload.create({
     collection: resource.slug as 'pages',
     data: data as never,
     draft: status === 'draft',
@@ -121,16 +117,10 @@ async function perform(resource: Resource, operation: Operation, caller: Caller)
 }
 
 beforeAll(async () => {
-  const started = await startPayloadApi()
-  payload = started.payload
-  baseUrl = started.baseUrl
-  closeServer = started.close
-  ;({ tokens } = await signedInRoles(payload, baseUrl, `matrix-${process.pid}`))
+  app = await startPayloadApi({ roles: ROLES })
 })
 
-afterAll(async () => {
-  await closeServer?.()
-})
+afterAll(() => app?.close())
 
 describe('access matrix through the REST API', () => {
   const cells = resources.flatMap((resource) =>
@@ -151,7 +141,7 @@ describe('access matrix through the REST API', () => {
   it('a refused publish leaves the draft unpublished', async () => {
     const id = await fixture(resources[0], 'draft')
     await call('viewer', 'PATCH', `/api/pages/${id}`, { _status: 'published' })
-    const page = await payload.findByID({ collection: 'pages', id, draft: true })
+    const page = await app.payload.findByID({ collection: 'pages', id, draft: true })
     expect(page._status).toBe('draft')
   })
 })
@@ -191,7 +181,7 @@ describe('user accounts', () => {
   it.each(cells.map((cell) => [cell.operation, cell.caller, cell.allowed ? 'allowed' : 'refused', cell]))(
     "%s of another user's account by %s is %s",
     async (_operation, _caller, _verdict, { caller, operation, allowed }) => {
-      const other = await createUserLocally(payload, testAccount('viewer', unique('other')))
+      const other = await createUserLocally(app.payload, testAccount('viewer', unique('other')))
       const path = `/api/users/${other.id}`
       const response =
         operation === 'read'
@@ -207,15 +197,15 @@ describe('user accounts', () => {
   it.each(['viewer', 'editor'] as const)('a %s cannot promote themselves', async (role) => {
     const me = (await (await call(role, 'GET', '/api/users/me')).json()) as { user: { id: Id } }
     await call(role, 'PATCH', `/api/users/${me.user.id}`, { role: 'admin' })
-    const after = await payload.findByID({ collection: 'users', id: me.user.id })
+    const after = await app.payload.findByID({ collection: 'users', id: me.user.id })
     expect(after.role).toBe(role)
   })
 
   it('an admin can change roles', async () => {
-    const other = await createUserLocally(payload, testAccount('viewer', unique('promoted')))
+    const other = await createUserLocally(app.payload, testAccount('viewer', unique('promoted')))
     const response = await call('admin', 'PATCH', `/api/users/${other.id}`, { role: 'editor' })
     expect(response.status).toBe(200)
-    expect((await payload.findByID({ collection: 'users', id: other.id })).role).toBe('editor')
+    expect((await app.payload.findByID({ collection: 'users', id: other.id })).role).toBe('editor')
   })
 })
 

@@ -1,28 +1,22 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import type { AccessibilityReport } from '@/payload-types'
 
-import { authHeaders, type Role, signedInRoles } from '../../helpers/accounts'
-import { type SmtpCatcher, startSmtpCatcher } from '../../helpers/smtp'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { authHeaders, ROLES } from '../../helpers/accounts'
+import { pendingMailJobs, runMailQueue } from '../helpers/mailQueue'
+import { type PayloadApi, startPayloadApi } from '../helpers/payload'
 
 // POST /api/accessibility/feedback: the feedback channel of the accessibility statement. Stored
 // for staff only, refused with 400 {error} on bad input or a filled honeypot, 429 over the limit;
 // staff are mailed (a real SMTP server started here).
 
-let payload: Payload
-let baseUrl: string
-let closeServer: () => Promise<void>
-let smtp: SmtpCatcher
-let tokens: Record<Role, string>
+let app: PayloadApi
 
 let clients = 0
 const newClient = () => `198.51.100.${10 + ++clients}`
 
 const call = (method: string, path: string, body?: unknown, { token, ip = newClient() }: { token?: string; ip?: string } = {}) =>
-  fetch(`${baseUrl}${path}`, {
+  fetch(`${app.baseUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...authHeaders(token ?? null) },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -35,32 +29,21 @@ const report = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 })
 const send = (body: unknown, ip?: string) => call('POST', '/api/accessibility/feedback', body, { ip })
-const stored = (id: number | string) => payload.findByID({ collection: 'accessibility-reports', id, overrideAccess: true }) as Promise<AccessibilityReport>
+const stored = (id: number | string) => app.payload.findByID({ collection: 'accessibility-reports', id, overrideAccess: true }) as Promise<AccessibilityReport>
 
 beforeAll(async () => {
-  smtp = await startSmtpCatcher()
-  vi.stubEnv('SMTP_URL', smtp.url)
-  vi.stubEnv('EMAIL_FROM', 'City Dashboard <noreply@city.example>')
-  vi.stubEnv('PUBLIC_SERVER_URL', 'https://dashboard.city.example')
-  vi.stubEnv('TRUST_PROXY', '1')
-  const started = await startPayload()
-  payload = started.payload
-  const server = await startHttpServer(started.config, {
-    '/api/accessibility/feedback': (await import('@/app/api/accessibility/feedback/route')).POST,
-    '/api/graphql': (await import('@/app/(payload)/api/graphql/route')).POST,
+  app = await startPayloadApi({
+    mailFrom: 'City Dashboard <noreply@city.example>',
+    env: { PUBLIC_SERVER_URL: 'https://dashboard.city.example', TRUST_PROXY: '1' },
+    routes: ['/api/accessibility/feedback'],
+    roles: ROLES,
   })
-  baseUrl = server.url
-  closeServer = server.close
-  ;({ tokens } = await signedInRoles(payload, baseUrl, `a11y${Date.now()}`))
 })
 
 afterAll(async () => {
-  await closeServer?.()
   // The staff mails this file queued and did not send: the project's later files share the database and its mail queue.
-  await payload?.delete({ collection: 'payload-jobs', where: { queue: { equals: 'email' } }, overrideAccess: true })
-  await payload?.destroy()
-  await smtp?.close()
-  vi.unstubAllEnvs()
+  await app?.payload.delete({ collection: 'payload-jobs', where: { queue: { equals: 'email' } }, overrideAccess: true })
+  await app?.close()
 })
 
 describe('POST /api/accessibility/feedback', () => {
@@ -76,14 +59,14 @@ describe('POST /api/accessibility/feedback', () => {
     // More reports of the same spell join the digest the first one scheduled: no mail of their own.
     const later = await Promise.all([send(report()), send(report())])
     const laterIds = await Promise.all(later.map(async (answer) => ((await answer.json()) as { report: { id: number } }).report.id))
-    const waiting = await payload.find({ collection: 'payload-jobs', where: { queue: { equals: 'email' }, completedAt: { exists: false } }, overrideAccess: true, limit: 100 })
-    const staff = await payload.count({ collection: 'users', where: { role: { in: ['admin', 'editor'] } }, overrideAccess: true })
+    const waiting = await pendingMailJobs(app.payload)
+    const staff = await app.payload.count({ collection: 'users', where: { role: { in: ['admin', 'editor'] } }, overrideAccess: true })
     expect(waiting.totalDocs).toBe(Math.min(staff.totalDocs, 20))
     // STAFF_DIGEST_MINUTES (15) later: the queue sends it.
     expect(waiting.docs.every((job) => Date.parse(String(job.waitUntil)) >= Date.now() + 14 * 60_000)).toBe(true)
-    await payload.update({ collection: 'payload-jobs', where: { queue: { equals: 'email' }, completedAt: { exists: false } }, data: { waitUntil: new Date(Date.now() - 1_000).toISOString() }, overrideAccess: true })
-    await payload.jobs.run({ queue: 'email', limit: 50 })
-    const digests = () => smtp.mails.filter((mail) => /new accessibility reports/.test(mail.subject ?? ''))
+    await app.payload.update({ collection: 'payload-jobs', where: { queue: { equals: 'email' }, completedAt: { exists: false } }, data: { waitUntil: new Date(Date.now() - 1_000).toISOString() }, overrideAccess: true })
+    await runMailQueue(app.payload)
+    const digests = () => app.smtp.mails.filter((mail) => /new accessibility reports/.test(mail.subject ?? ''))
     await vi.waitFor(() => expect(digests().length).toBe(waiting.totalDocs), { timeout: 10_000 })
     const mail = digests()[0]!
     expect(mail.subject).toMatch(/^3 new accessibility reports on /)
@@ -127,14 +110,14 @@ describe('POST /api/accessibility/feedback', () => {
   })
 
   it('refuses a filled honeypot and a form sent too fast, and stores nothing', async () => {
-    const before = (await payload.count({ collection: 'accessibility-reports', overrideAccess: true })).totalDocs
+    const before = (await app.payload.count({ collection: 'accessibility-reports', overrideAccess: true })).totalDocs
     const honeypot = await send(report({ website: 'https://spam.example' }))
     expect(honeypot.status).toBe(400)
     expect(((await honeypot.json()) as { error: string }).error).toMatch(/refused/)
     const tooFast = await send(report({ elapsedMs: 300 }))
     expect(tooFast.status).toBe(400)
     expect(((await tooFast.json()) as { error: string }).error).toMatch(/too quickly/)
-    expect((await payload.count({ collection: 'accessibility-reports', overrideAccess: true })).totalDocs).toBe(before)
+    expect((await app.payload.count({ collection: 'accessibility-reports', overrideAccess: true })).totalDocs).toBe(before)
   })
 
   it('limits each client: the sixth report in ten minutes is 429 {error} with Retry-After', async () => {
@@ -159,21 +142,21 @@ describe('who reads the reports', () => {
     const body = (await graphql.json()) as { data?: { AccessibilityReports: unknown }; errors?: unknown[] }
     expect(body.data?.AccessibilityReports ?? null).toBeNull()
     expect(body.errors?.length).toBeGreaterThan(0)
-    expect((await call('GET', '/api/accessibility-reports', undefined, { token: tokens.viewer })).status).toBe(403)
+    expect((await call('GET', '/api/accessibility-reports', undefined, { token: app.tokens.viewer })).status).toBe(403)
     for (const role of ['editor', 'admin'] as const) {
-      const doc = (await (await call('GET', `/api/accessibility-reports/${created.report.id}`, undefined, { token: tokens[role] })).json()) as AccessibilityReport
+      const doc = (await (await call('GET', `/api/accessibility-reports/${created.report.id}`, undefined, { token: app.tokens[role] })).json()) as AccessibilityReport
       expect(doc.email, role).toBe('private@example.org')
     }
   })
 
   it('nobody creates one through REST, not even staff (the route is the one way in)', async () => {
     expect((await call('POST', '/api/accessibility-reports', { description: 'Created around the route limits.' })).status).toBe(403)
-    expect((await call('POST', '/api/accessibility-reports', { description: 'Created around the route limits.' }, { token: tokens.admin })).status).toBe(403)
+    expect((await call('POST', '/api/accessibility-reports', { description: 'Created around the route limits.' }, { token: app.tokens.admin })).status).toBe(403)
   })
 
   it('staff move a report through its statuses', async () => {
     const created = (await (await send(report())).json()) as { report: { id: number } }
-    const updated = await call('PATCH', `/api/accessibility-reports/${created.report.id}`, { status: 'resolved' }, { token: tokens.editor })
+    const updated = await call('PATCH', `/api/accessibility-reports/${created.report.id}`, { status: 'resolved' }, { token: app.tokens.editor })
     expect(updated.status).toBe(200)
     expect((await stored(created.report.id)).status).toBe('resolved')
   })
@@ -183,8 +166,8 @@ describe('the accessibility statement global', () => {
   it('anyone reads it; only admins update it', async () => {
     expect((await call('GET', '/api/globals/accessibility-statement')).status).toBe(200)
     expect((await call('POST', '/api/globals/accessibility-statement', { conformance: 'fully' })).status).toBe(403)
-    expect((await call('POST', '/api/globals/accessibility-statement', { conformance: 'fully' }, { token: tokens.editor })).status).toBe(403)
-    const saved = await call('POST', '/api/globals/accessibility-statement', { conformance: 'partially', organisation: 'City of Santander' }, { token: tokens.admin })
+    expect((await call('POST', '/api/globals/accessibility-statement', { conformance: 'fully' }, { token: app.tokens.editor })).status).toBe(403)
+    const saved = await call('POST', '/api/globals/accessibility-statement', { conformance: 'partially', organisation: 'City of Santander' }, { token: app.tokens.admin })
     expect(saved.status).toBe(200)
   })
 })

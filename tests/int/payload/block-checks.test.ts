@@ -1,24 +1,16 @@
-import { type Payload, ValidationError } from 'payload'
+import { ValidationError } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Page } from '@/payload-types'
 
-import { authHeaders, signedInRoles } from '../../helpers/accounts'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { authHeaders } from '../../helpers/accounts'
+import { type PayloadApi, startPayloadApi, TEST_CITIES } from '../helpers/payload'
 
 // Every data block is checked against its layer when a page is saved (drafts too) and again when a
 // scheduled publish runs: on SQLite and on PostgreSQL (tests/int/payload runs on both).
 
-let payload: Payload
-let baseUrl: string
-let closeServer: () => Promise<void>
-let editorToken: string
+let app: PayloadApi
 const layers = {} as Record<'air' | 'fixed' | 'alerting', number | string>
-const CITIES = [
-  { name: 'Santander', tenant: 'santander', latitude: 43.46, longitude: -3.81, zoom: 13 },
-  { name: 'Porto', tenant: 'porto', latitude: 41.15, longitude: -8.61, zoom: 13 },
-]
 const tag = `checks${Date.now()}`
 let slugs = 0
 
@@ -44,14 +36,12 @@ async function refusal(save: Promise<unknown>) {
   return error as ValidationError
 }
 
-const publish = (layout: Layout, extra: Partial<Page> = {}) => payload.create({ collection: 'pages', data: pageData(layout, extra) })
+const publish = (layout: Layout, extra: Partial<Page> = {}) => app.payload.create({ collection: 'pages', data: pageData(layout, extra) })
 
 beforeAll(async () => {
-  const started = await startPayload()
-  payload = started.payload
-  await payload.updateGlobal({ slug: 'site-settings', data: { cities: CITIES } })
+  app = await startPayloadApi({ site: { cities: TEST_CITIES }, roles: ['editor'] })
   const layer = (name: string, extra: Record<string, unknown> = {}) =>
-    payload
+    app.payload
       .create({
         collection: 'map-layers',
         data: { name, entityType: 'AirQualityObserved', attributes: ['name', 'no2', 'pm10'], textAttributes: ['name'], refreshSeconds: 60, maxFeatures: 1000, ...extra },
@@ -62,15 +52,11 @@ beforeAll(async () => {
   layers.alerting = await layer(`${tag} air with rules`, {
     alertRules: [{ attribute: 'no2', operator: 'gt', value: '200', level: 'critical', message: 'NO₂ high' }],
   })
-  const server = await startHttpServer(started.config)
-  baseUrl = server.url
-  closeServer = server.close
-  editorToken = (await signedInRoles(payload, baseUrl, tag)).tokens.editor
 })
 
 afterAll(async () => {
-  await payload?.updateGlobal({ slug: 'site-settings', data: { cities: CITIES } })
-  await closeServer?.()
+  await app?.payload.updateGlobal({ slug: 'site-settings', data: { cities: TEST_CITIES } })
+  await app?.close()
 })
 
 describe('a page is refused with a message naming the block and the field', () => {
@@ -105,12 +91,12 @@ describe('a page is refused with a message naming the block and the field', () =
     expect((await refusal(publish([mapView({})], { tenant: 'lisbon' }))).data.errors[0]).toMatchObject({ path: 'tenant' })
     await expect(publish([mapView({ layers: [layers.fixed] })])).resolves.toBeTruthy()
 
-    await payload.updateGlobal({ slug: 'site-settings', data: { cities: CITIES.slice(0, 1) } })
+    await app.payload.updateGlobal({ slug: 'site-settings', data: { cities: TEST_CITIES.slice(0, 1) } })
     try {
       const error = await refusal(publish([mapView({ layers: [layers.fixed] })]))
       expect(error.data.errors[0]).toMatchObject({ path: 'layout.0.layers', message: expect.stringContaining('porto') })
     } finally {
-      await payload.updateGlobal({ slug: 'site-settings', data: { cities: CITIES } })
+      await app.payload.updateGlobal({ slug: 'site-settings', data: { cities: TEST_CITIES } })
     }
   })
 
@@ -121,16 +107,16 @@ describe('a page is refused with a message naming the block and the field', () =
   })
 
   it('checks drafts as well: a broken block is refused on a draft save', async () => {
-    const error = await refusal(payload.create({ collection: 'pages', draft: true, data: { ...pageData([kpi('pm2_5')]), _status: 'draft' } }))
+    const error = await refusal(app.payload.create({ collection: 'pages', draft: true, data: { ...pageData([kpi('pm2_5')]), _status: 'draft' } }))
     expect(error.data.errors[0].message).toContain('pm2_5')
   })
 })
 
 describe('in the editor’s language', () => {
   const postPage = (language: string) =>
-    fetch(`${baseUrl}/api/pages`, {
+    fetch(`${app.baseUrl}/api/pages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept-language': language, ...authHeaders(editorToken) },
+      headers: { 'content-type': 'application/json', 'accept-language': language, ...authHeaders(app.tokens.editor) },
       body: JSON.stringify(pageData([kpi('pm2_5')])),
     })
 
@@ -153,36 +139,36 @@ describe('in the editor’s language', () => {
 
 describe('scheduled publishing checks the page when it publishes', () => {
   const isPublished = async (id: number | string) =>
-    (await payload.find({ collection: 'pages', where: { id: { equals: id } }, draft: false, depth: 0 })).docs[0]?._status === 'published'
+    (await app.payload.find({ collection: 'pages', where: { id: { equals: id } }, draft: false, depth: 0 })).docs[0]?._status === 'published'
 
   async function runScheduledPublish(id: number | string) {
-    await payload.jobs.queue({
+    await app.payload.jobs.queue({
       task: 'schedulePublish',
       input: { type: 'publish', doc: { relationTo: 'pages', value: id as number } },
       waitUntil: new Date(Date.now() - 1000),
     })
-    await payload.jobs.run({ limit: 10 })
+    await app.payload.jobs.run({ limit: 10 })
   }
 
   it('publishes a draft whose blocks still hold, and keeps back one whose layer lost the attribute meanwhile', async () => {
-    const layer = await payload.create({
+    const layer = await app.payload.create({
       collection: 'map-layers',
       data: { name: `${tag} changing`, entityType: 'AirQualityObserved', attributes: ['no2', 'pm10'], refreshSeconds: 60, maxFeatures: 1000 },
     })
     const draft = (attribute: string) =>
-      payload.create({ collection: 'pages', draft: true, data: { ...pageData([kpi(attribute, 'average', layer.id)]), _status: 'draft' } })
+      app.payload.create({ collection: 'pages', draft: true, data: { ...pageData([kpi(attribute, 'average', layer.id)]), _status: 'draft' } })
     const holds = await draft('no2')
     const breaks = await draft('pm10')
     expect(await isPublished(holds.id)).toBe(false)
 
     // Saved while valid; by the scheduled time the layer no longer offers pm10.
-    await payload.update({ collection: 'map-layers', id: layer.id, data: { attributes: ['no2'] } })
+    await app.payload.update({ collection: 'map-layers', id: layer.id, data: { attributes: ['no2'] } })
     await runScheduledPublish(holds.id)
     await runScheduledPublish(breaks.id)
 
     expect(await isPublished(holds.id)).toBe(true)
     expect(await isPublished(breaks.id)).toBe(false)
-    const { docs: jobs } = await payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'schedulePublish' } }, depth: 0, limit: 50 })
+    const { docs: jobs } = await app.payload.find({ collection: 'payload-jobs', where: { taskSlug: { equals: 'schedulePublish' } }, depth: 0, limit: 50 })
     const failed = jobs.find((job) => String((job.input as { doc?: { value?: unknown } }).doc?.value) === String(breaks.id))
     // The job's record names the block and the field that kept the page back.
     expect(JSON.stringify(failed?.log)).toContain('Block 1 (KPI card) > Attribute')

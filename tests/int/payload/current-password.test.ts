@@ -1,19 +1,16 @@
 import { pbkdf2Sync, randomBytes } from 'node:crypto'
 
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { User } from '@/payload-types'
 
 import { authHeaders, createUserLocally, PASSWORD, type Role, signIn, signInLocally } from '../../helpers/accounts'
-import { startPayloadApi } from '../helpers/payload'
+import { type PayloadApi, startPayloadApi } from '../helpers/payload'
 
 // ASVS 2.1.6 over the REST and GraphQL handlers, as a browser reaches them: changing one's own
 // password takes the current one, checked against the stored hash and counted like a sign-in.
 
-let payload: Payload
-let baseUrl: string
-let closeServer: () => Promise<void>
+let app: PayloadApi
 
 const NEW_PASSWORD = 'a-brand-new-passphrase-2026'
 
@@ -26,7 +23,7 @@ let accounts = 0
 type Account = { id: number | string; email: string; token: string }
 
 async function send(method: string, path: string, { token, client, body }: { token?: string; client: string; body?: unknown }) {
-  return fetch(`${baseUrl}${path}`, {
+  return fetch(`${app.baseUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json', 'x-forwarded-for': client, ...authHeaders(token ?? null) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -38,8 +35,8 @@ const attemptSignIn = (email: string, password: string, client = newClient()) =>
 /** A fresh account made by trusted server code, signed in over HTTP. */
 async function account(role: Role = 'viewer'): Promise<Account> {
   const email = `owner-${++accounts}-${process.pid}@example.org`
-  const { id } = await createUserLocally(payload, { email, password: PASSWORD, role })
-  const { token } = await signIn(baseUrl, { email, password: PASSWORD }, { 'x-forwarded-for': newClient() })
+  const { id } = await createUserLocally(app.payload, { email, password: PASSWORD, role })
+  const { token } = await signIn(app.baseUrl, { email, password: PASSWORD }, { 'x-forwarded-for': newClient() })
   return { id, email, token }
 }
 
@@ -47,7 +44,7 @@ const changeOwn = (owner: Account, body: Record<string, unknown>, client = newCl
   send('PATCH', `/api/users/${owner.id}`, { token: owner.token, client, body })
 
 /** The stored row as the database adapter returns it, hash and salt included. */
-const storedRow = (id: number | string) => payload.db.findOne<User>({ collection: 'users', where: { id: { equals: id } } })
+const storedRow = (id: number | string) => app.payload.db.findOne<User>({ collection: 'users', where: { id: { equals: id } } })
 
 /** The field errors of a refused REST answer: `errors[].data.errors[]` as Payload's ValidationError sends them. */
 async function fieldErrors(response: Response) {
@@ -63,17 +60,10 @@ async function workingPassword(email: string) {
 }
 
 beforeAll(async () => {
-  // Read by env() when the config is first imported.
-  process.env.TRUST_PROXY = '1'
-  const started = await startPayloadApi()
-  payload = started.payload
-  baseUrl = started.baseUrl
-  closeServer = started.close
+  app = await startPayloadApi({ env: { TRUST_PROXY: '1' } })
 })
 
-afterAll(async () => {
-  await closeServer?.()
-})
+afterAll(() => app?.close())
 
 describe('changing your own password through REST', () => {
   it('refuses a new password without the current one, and changes nothing', async () => {
@@ -146,7 +136,7 @@ describe('changing your own password through REST', () => {
     // Payload 2's format, which Payload 3 still signs in with: PBKDF2-SHA256, 25,000 iterations, 512 bytes, no prefix.
     const salt = randomBytes(32).toString('hex')
     const hash = pbkdf2Sync(PASSWORD, salt, 25_000, 512, 'sha256').toString('hex')
-    await payload.db.updateOne({ collection: 'users', id: owner.id, data: { hash, salt } })
+    await app.payload.db.updateOne({ collection: 'users', id: owner.id, data: { hash, salt } })
     const wrong = await changeOwn(owner, { password: NEW_PASSWORD, currentPassword: 'not-my-password-at-all' })
     expect(wrong.status).toBe(400)
     const right = await changeOwn(owner, { password: NEW_PASSWORD, currentPassword: PASSWORD })
@@ -211,15 +201,15 @@ describe('changing your own password through GraphQL', () => {
 describe('where the current password is not asked for', () => {
   it('trusted server code (Local API) sets a password, still only a strong one', async () => {
     const owner = await account()
-    const { user } = await signInLocally(payload, { email: owner.email, password: PASSWORD })
-    await expect(payload.update({ collection: 'users', id: owner.id, data: { password: 'aaaaaaaaaaaa' }, overrideAccess: false, user })).rejects.toThrow(/Password/)
-    await payload.update({ collection: 'users', id: owner.id, data: { password: NEW_PASSWORD }, overrideAccess: false, user })
+    const { user } = await signInLocally(app.payload, { email: owner.email, password: PASSWORD })
+    await expect(app.payload.update({ collection: 'users', id: owner.id, data: { password: 'aaaaaaaaaaaa' }, overrideAccess: false, user })).rejects.toThrow(/Password/)
+    await app.payload.update({ collection: 'users', id: owner.id, data: { password: NEW_PASSWORD }, overrideAccess: false, user })
     expect(await workingPassword(owner.email)).toBe('new')
   })
 
   it('the reset-password flow, which has its token, checks the new password against the account email', async () => {
     const owner = await account()
-    const token = await payload.forgotPassword({ collection: 'users', data: { email: owner.email }, disableEmail: true })
+    const token = await app.payload.forgotPassword({ collection: 'users', data: { email: owner.email }, disableEmail: true })
     const withEmail = await send('POST', '/api/users/reset-password', { client: newClient(), body: { token, password: `${owner.email.split('@')[0]}-secret` } })
     expect(await fieldErrors(withEmail)).toEqual([{ path: 'password', message: 'Do not use your email address or its name part in your password' }])
     const reset = await send('POST', '/api/users/reset-password', { client: newClient(), body: { token, password: NEW_PASSWORD } })

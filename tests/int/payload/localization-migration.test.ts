@@ -1,12 +1,9 @@
-import { rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-
-import type { Migration, Payload } from 'payload'
-import pg from 'pg'
+import type { Migration } from 'payload'
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest'
 
 import type { Header, Page, Post, SiteSetting } from '@/payload-types'
+
+import { type StartedPayload, startPayload } from '../helpers/payload'
 
 // The localization migration moves the citizens' texts into `*_locales` tables: what a site
 // held before it (pages, their blocks and versions, posts, layers, globals) is still there
@@ -15,10 +12,7 @@ import type { Header, Page, Post, SiteSetting } from '@/payload-types'
 
 const sharedUri = inject('databaseUri')
 const dialect = sharedUri.startsWith('file:') ? 'sqlite' : 'postgres'
-const runId = `citydash_locmig_${process.pid}_${Date.now()}`
-let uri: string
-let payload: Payload
-let cleanup: () => Promise<void> = async () => {}
+let app: StartedPayload
 
 const lexical = (text: string) =>
   JSON.stringify({
@@ -34,45 +28,19 @@ const lexical = (text: string) =>
 
 async function exec(statement: string) {
   const { sql } = await import('@payloadcms/db-sqlite')
-  const drizzle = payload.db.drizzle as unknown as { run?: (query: unknown) => Promise<unknown>; execute?: (query: unknown) => Promise<unknown> }
+  const drizzle = app.payload.db.drizzle as unknown as { run?: (query: unknown) => Promise<unknown>; execute?: (query: unknown) => Promise<unknown> }
   if (dialect === 'sqlite') await drizzle.run!(sql.raw(statement))
   else await drizzle.execute!(sql.raw(statement))
 }
 
 beforeAll(async () => {
-  if (dialect === 'sqlite') {
-    const file = path.join(os.tmpdir(), `${runId}.db`)
-    uri = `file:${file}`
-    cleanup = async () => {
-      for (const name of [file, `${file}-wal`, `${file}-shm`]) rmSync(name, { force: true })
-    }
-  } else {
-    const adminUri = process.env.TEST_POSTGRES_URI!
-    const admin = new pg.Client({ connectionString: adminUri })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE "${runId}"`)
-    await admin.end()
-    const url = new URL(adminUri)
-    url.pathname = `/${runId}`
-    uri = url.toString()
-    cleanup = async () => {
-      // FORCE cuts this file's pooled connections: their errors are expected, not uncaught.
-      ;(payload?.db as unknown as { pool?: { on(event: 'error', listener: () => void): void } } | undefined)?.pool?.on('error', () => {})
-      const client = new pg.Client({ connectionString: adminUri })
-      await client.connect()
-      await client.query(`DROP DATABASE IF EXISTS "${runId}" WITH (FORCE)`)
-      await client.end()
-    }
-  }
-  process.env.DATABASE_URI = uri
-  const { default: configPromise } = await import('@payload-config')
-  const { getPayload } = await import('payload')
-  payload = await getPayload({ config: await configPromise })
+  // A database of its own, empty: this file migrates it, up to the migration before and then on.
+  app = await startPayload({ database: 'empty' })
 
   const { migrations } = (dialect === 'sqlite' ? await import('@/migrations/sqlite') : await import('@/migrations/postgres')) as unknown as { migrations: Migration[] }
   const mine = migrations.findIndex((migration) => migration.name.endsWith('_localization'))
   expect(mine).toBeGreaterThan(0)
-  await payload.db.migrate({ migrations: migrations.slice(0, mine) })
+  await app.payload.db.migrate({ migrations: migrations.slice(0, mine) })
 
   // A site as it was before localization (the old schema's columns).
   const now = `'2026-11-20T10:00:00.000Z'`
@@ -93,58 +61,56 @@ beforeAll(async () => {
   await exec(`INSERT INTO "categories_breadcrumbs" ("_order", "_parent_id", "id", "url", "label") VALUES (1, 504, 'crumb-504', '/movilidad', 'Movilidad')`)
 
   // This migration, then the later ones: the Local API reads with today's schema.
-  await payload.db.migrate({ migrations })
+  await app.payload.db.migrate({ migrations })
 }, 120_000)
 
-afterAll(async () => {
-  await cleanup()
-})
+afterAll(() => app?.close())
 
 describe('the localization migration keeps what the site held, as Spanish (the default locale)', () => {
   it('pages: title, SEO texts and block headings; the other locales fall back to them', async () => {
-    const page = (await payload.findByID({ collection: 'pages', id: 501, locale: 'es', depth: 0 })) as Page
+    const page = (await app.payload.findByID({ collection: 'pages', id: 501, locale: 'es', depth: 0 })) as Page
     expect(page.title).toBe('Calidad del aire')
     expect(page.meta?.title).toBe('Aire · Santander')
     expect(page.meta?.description).toBe('El aire de la ciudad')
     expect(page.slug).toBe('aire')
     expect(page.layout?.[0]).toMatchObject({ blockType: 'mapView', title: 'Mapa de estaciones' })
-    const portuguese = (await payload.findByID({ collection: 'pages', id: 501, locale: 'pt', depth: 0 })) as Page
+    const portuguese = (await app.payload.findByID({ collection: 'pages', id: 501, locale: 'pt', depth: 0 })) as Page
     expect(portuguese.title).toBe('Calidad del aire')
-    const untranslated = (await payload.findByID({ collection: 'pages', id: 501, locale: 'pt', fallbackLocale: false, depth: 0 })) as Page
+    const untranslated = (await app.payload.findByID({ collection: 'pages', id: 501, locale: 'pt', fallbackLocale: false, depth: 0 })) as Page
     expect(untranslated.title ?? null).toBeNull()
   })
 
   it("pages' versions keep their texts", async () => {
-    const { docs } = await payload.findVersions({ collection: 'pages', where: { parent: { equals: 501 } }, locale: 'es', depth: 0 })
+    const { docs } = await app.payload.findVersions({ collection: 'pages', where: { parent: { equals: 501 } }, locale: 'es', depth: 0 })
     expect(docs[0]?.version).toMatchObject({ title: 'Calidad del aire', meta: { title: 'Aire · Santander' } })
     expect((docs[0]?.version as Page).layout?.[0]).toMatchObject({ title: 'Mapa de estaciones' })
   })
 
   it("posts' title and rich text", async () => {
-    const post = (await payload.findByID({ collection: 'posts', id: 502, locale: 'es', depth: 0 })) as Post
+    const post = (await app.payload.findByID({ collection: 'posts', id: 502, locale: 'es', depth: 0 })) as Post
     expect(post.title).toBe('Obras en el centro')
     expect(JSON.stringify(post.content)).toContain('Texto de la noticia')
   })
 
   it("layers' names, descriptions and alert messages; categories", async () => {
-    const layer = await payload.findByID({ collection: 'map-layers', id: 503, locale: 'es', depth: 0 })
+    const layer = await app.payload.findByID({ collection: 'map-layers', id: 503, locale: 'es', depth: 0 })
     expect(layer.name).toBe('Estaciones de aire')
     expect(layer.description).toBe('Medidas de NO2')
     expect(layer.alertRules?.[0]?.message).toBe('NO2 por encima del límite')
-    const category = await payload.findByID({ collection: 'categories', id: 504, locale: 'es', depth: 0 })
+    const category = await app.payload.findByID({ collection: 'categories', id: 504, locale: 'es', depth: 0 })
     expect(category.title).toBe('Movilidad')
     expect(category.breadcrumbs?.[0]?.label).toBe('Movilidad')
   })
 
   it("globals: site title and description, the header's and footer's texts; a city gets the default locale and time zone", async () => {
-    const settings = (await payload.findGlobal({ slug: 'site-settings', locale: 'es', depth: 0 })) as SiteSetting
+    const settings = (await app.payload.findGlobal({ slug: 'site-settings', locale: 'es', depth: 0 })) as SiteSetting
     expect(settings.title).toBe('Santander en datos')
     expect(settings.description).toBe('El panel de la ciudad')
     expect(settings.metadata?.keywords).toBe('aire, tráfico')
     expect(settings.cities?.[0]).toMatchObject({ name: 'Santander', locale: 'es', timeZone: 'Europe/Madrid' })
-    const header = (await payload.findGlobal({ slug: 'header', locale: 'es', depth: 0 })) as Header
+    const header = (await app.payload.findGlobal({ slug: 'header', locale: 'es', depth: 0 })) as Header
     expect(header.navItems?.[0]?.link.label).toBe('Aire')
-    const footer = await payload.findGlobal({ slug: 'footer', locale: 'es', depth: 0 })
+    const footer = await app.payload.findGlobal({ slug: 'footer', locale: 'es', depth: 0 })
     expect(footer.copyright).toBe('© Ayuntamiento')
   })
 })

@@ -1,39 +1,27 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 
-import type { Payload } from 'payload'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { env } from '@/env'
 
-import { authHeaders, signedInRoles } from '../../helpers/accounts'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { authHeaders } from '../../helpers/accounts'
+import { type PayloadApi, startPayloadApi } from '../helpers/payload'
 import { animatedGif, blackPng, mediaForm } from './uploadFixtures'
 
-let payload: Payload
-let baseUrl: string
-let closeServer: () => Promise<void>
-let editorToken: string
+let app: PayloadApi
 let png: Buffer
 let jpeg: Buffer
 let gif: Buffer
 
 beforeAll(async () => {
-  const started = await startPayload()
-  payload = started.payload
-  const server = await startHttpServer(started.config)
-  baseUrl = server.url
-  closeServer = server.close
-  editorToken = (await signedInRoles(payload, baseUrl, `media${process.pid}${Date.now()}`)).tokens.editor
+  app = await startPayloadApi({ roles: ['editor'] })
   const image = sharp({ create: { width: 400, height: 300, channels: 3, background: '#0b5cad' } })
   ;[png, jpeg, gif] = await Promise.all([image.clone().png().toBuffer(), image.clone().jpeg().toBuffer(), image.clone().gif().toBuffer()])
 })
 
-afterAll(async () => {
-  await closeServer?.()
-})
+afterAll(() => app?.close())
 
 type MediaDoc = { id: number | string; filename: string; mimeType: string; sizes: Record<string, { filename: string | null }> }
 
@@ -41,14 +29,14 @@ let counter = 0
 /** Uploads as an editor would, with a unique alt text to find what was stored. */
 async function upload(form: (alt: string) => FormData, method = 'POST', route = '/api/media') {
   const alt = `upload-check-${process.pid}-${++counter}`
-  const response = await fetch(`${baseUrl}${route}`, { method, headers: authHeaders(editorToken), body: form(alt) })
+  const response = await fetch(`${app.baseUrl}${route}`, { method, headers: authHeaders(app.tokens.editor), body: form(alt) })
   const body = (await response.json()) as { doc?: MediaDoc; errors?: { message: string }[] }
-  const stored = await payload.count({ collection: 'media', where: { alt: { equals: alt } } })
+  const stored = await app.payload.count({ collection: 'media', where: { alt: { equals: alt } } })
   return { status: response.status, doc: body.doc, message: body.errors?.[0]?.message, stored: stored.totalDocs }
 }
 
 const served = async (filename: string) => {
-  const response = await fetch(`${baseUrl}/api/media/file/${encodeURIComponent(filename)}`)
+  const response = await fetch(`${app.baseUrl}/api/media/file/${encodeURIComponent(filename)}`)
   await response.arrayBuffer()
   return { status: response.status, type: response.headers.get('content-type') }
 }
@@ -135,6 +123,6 @@ describe('images that decode to more than 40 Mpx are refused before they are dec
     const { doc } = await upload((alt) => mediaForm(png, 'small.png', 'image/png', { alt }))
     const replaced = await upload(() => mediaForm(blackPng(12_000, 12_000), 'big.png'), 'PATCH', `/api/media/${doc!.id}`)
     expect(replaced.status).toBe(413)
-    expect((await payload.findByID({ collection: 'media', id: doc!.id })).filename).toBe(doc!.filename)
+    expect((await app.payload.findByID({ collection: 'media', id: doc!.id })).filename).toBe(doc!.filename)
   })
 })

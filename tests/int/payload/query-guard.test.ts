@@ -1,30 +1,23 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
-import { authHeaders, signedInRoles } from '../../helpers/accounts'
-import { startPayloadApi } from '../helpers/payload'
+import { authHeaders } from '../../helpers/accounts'
+import { MALFORMED_GRAPHQL_WHERE, NOT_A_DATE_GRAPHQL } from '../../helpers/hostileInput'
+import { type PayloadApi, startPayloadApi } from '../helpers/payload'
 
-let payload: Payload
-let baseUrl: string
-let closeServer: () => Promise<void>
-let adminToken: string
+let app: PayloadApi
 const tag = `guard${process.pid}${Date.now()}`
 const fixture = { category: 0 as number | string, post: 0 as number | string, page: 0 as number | string, postTitle: `Guarded post ${tag}`, categoryTitle: `Guarded category ${tag}` }
 
 beforeAll(async () => {
-  const started = await startPayloadApi()
-  payload = started.payload
-  baseUrl = started.baseUrl
-  closeServer = started.close
-  adminToken = (await signedInRoles(payload, baseUrl, tag)).tokens.admin
-  const category = await payload.create({ collection: 'categories', data: { title: fixture.categoryTitle, slug: `cat-${tag}` } })
-  const post = await payload.create({
+  app = await startPayloadApi({ roles: ['admin'] })
+  const category = await app.payload.create({ collection: 'categories', data: { title: fixture.categoryTitle, slug: `cat-${tag}` } })
+  const post = await app.payload.create({
     collection: 'posts',
     data: { title: fixture.postTitle, slug: `post-${tag}`, content: richText('News'), categories: [category.id], publishedAt: '2025-01-01T00:00:00.000Z', _status: 'published' },
   })
-  const page = await payload.create({
+  const page = await app.payload.create({
     collection: 'pages',
     data: { title: `Guarded page ${tag}`, slug: `page-${tag}`, _status: 'published', layout: [{ blockType: 'content', columns: [{ width: 'full', richText: richText('Hello') }] }] },
   })
@@ -33,16 +26,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.restoreAllMocks()
-  await closeServer?.()
+  await app?.close()
 })
 
 type Caller = 'anonymous' | 'admin'
 /** JSON bodies are serialised; text and forms go as they are. */
 function request(caller: Caller, method: string, route: string, body?: unknown, headers: Record<string, string> = {}) {
   const isJson = body !== undefined && typeof body !== 'string' && !(body instanceof FormData)
-  return fetch(`${baseUrl}${route}`, {
+  return fetch(`${app.baseUrl}${route}`, {
     method,
-    headers: { ...authHeaders(caller === 'admin' ? adminToken : null), ...(isJson ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: { ...authHeaders(caller === 'admin' ? app.tokens.admin : null), ...(isJson ? { 'content-type': 'application/json' } : {}), ...headers },
     body: isJson ? JSON.stringify(body) : (body as BodyInit | undefined),
   })
 }
@@ -131,19 +124,19 @@ describe('malformed queries are refused with 400 and a message, never a 500', ()
   })
 
   it('refuses malformed bulk updates and deletes and changes nothing', async () => {
-    const before = await payload.findByID({ collection: 'categories', id: fixture.category })
+    const before = await app.payload.findByID({ collection: 'categories', id: fixture.category })
     for (const route of ['/api/categories?where[createdAt][greater_than]=notadate', '/api/categories?where[id][in][0][a]=1', '/api/categories?where=abc']) {
       await expectRefused(await request('admin', 'PATCH', route, { title: 'Bulk changed' }))
       await expectRefused(await request('admin', 'DELETE', route))
     }
-    expect(await payload.findByID({ collection: 'categories', id: fixture.category })).toMatchObject({ title: before.title })
+    expect(await app.payload.findByID({ collection: 'categories', id: fixture.category })).toMatchObject({ title: before.title })
   })
 
   it('refuses a NUL character in a body (PostgreSQL cannot store it) and stores nothing', async () => {
     const slug = `nul-${tag}`
     expect(await expectRefused(await request('admin', 'POST', '/api/categories', { title: 'a\u0000b', slug }))).toMatch(/NUL/)
     expect(await expectRefused(await request('anonymous', 'POST', '/api/users/login', { email: 'a\u0000@example.org', password: 'whatever-it-is' }))).toMatch(/NUL/)
-    expect((await payload.count({ collection: 'categories', where: { slug: { equals: slug } } })).totalDocs).toBe(0)
+    expect((await app.payload.count({ collection: 'categories', where: { slug: { equals: slug } } })).totalDocs).toBe(0)
   })
 
   it('refuses a multipart body it cannot read on any collection', async () => {
@@ -155,23 +148,19 @@ describe('malformed queries are refused with 400 and a message, never a 500', ()
   })
 
   it('refuses malformed GraphQL where arguments with status 400', async () => {
-    for (const [query, variables] of [
-      ['{ Posts(where: { categories: { in: ["abc"] } }) { totalDocs } }', {}],
-      ['{ Posts(where: { categories: { equals: { a: 1 } } }) { totalDocs } }', {}],
-      ['query ($title: String) { Pages(where: { title: { equals: $title } }) { totalDocs } }', { title: 'a\u0000b' }],
-    ] as const) {
+    for (const [query, variables] of MALFORMED_GRAPHQL_WHERE) {
       const body = await graphql(query, variables)
       expect(body.errors?.[0]?.extensions?.statusCode, JSON.stringify(body)).toBe(400)
     }
     // GraphQL's own types refuse a date that is not one: whatever answers, it is no 500.
-    const date = await graphql('{ Pages(where: { createdAt: { greater_than: "notadate" } }) { totalDocs } }')
+    const date = await graphql(NOT_A_DATE_GRAPHQL)
     expect(date.errors?.length).toBeGreaterThan(0)
     expect(date.errors?.some(({ extensions }) => extensions?.statusCode === 500)).toBe(false)
   })
 
   it('logs REST refusals at info, without a stack', async () => {
-    const errors = vi.spyOn(payload.logger, 'error')
-    const infos = vi.spyOn(payload.logger, 'info')
+    const errors = vi.spyOn(app.payload.logger, 'error')
+    const infos = vi.spyOn(app.payload.logger, 'info')
     await expectRefused(await request('anonymous', 'GET', '/api/pages?where[createdAt][greater_than]=notadate'))
     await expectRefused(await request('anonymous', 'GET', '/api/posts?where[categories][in][0][x]=1'))
     expect(errors).not.toHaveBeenCalled()

@@ -1,42 +1,30 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { richText } from '@/seed/richText'
 
 import { authHeaders, PASSWORD, signIn } from '../../helpers/accounts'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { type PayloadApi, startPayloadApi } from '../helpers/payload'
 
-let payload: Payload
-let baseUrl: string
-let closeServer: () => Promise<void>
+let app: PayloadApi
 
 // Sign-in and sign-up budgets are per client, and every file of the run shares them (Redis): this
 // file is its own client, named by the one trusted proxy the test client stands for.
 const CLIENT = '203.0.113.57'
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${baseUrl}${path}`, {
+  fetch(`${app.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': CLIENT, ...headers },
     body: JSON.stringify(body),
   })
 
 beforeAll(async () => {
-  // Read by env() when the config is first imported.
-  process.env.TRUST_PROXY = '1'
-  const started = await startPayload()
-  payload = started.payload
+  app = await startPayloadApi({ env: { TRUST_PROXY: '1' } })
   // "First" means first in this database: start from no accounts at all.
-  await payload.delete({ collection: 'users', where: { id: { exists: true } }, overrideAccess: true })
-  const server = await startHttpServer(started.config)
-  baseUrl = server.url
-  closeServer = server.close
+  await app.payload.delete({ collection: 'users', where: { id: { exists: true } }, overrideAccess: true })
 })
 
-afterAll(async () => {
-  await closeServer?.()
-})
+afterAll(() => app?.close())
 
 describe('sign-up and roles', () => {
   it('makes the first account admin and later ones viewers, whatever role they ask for', async () => {
@@ -48,7 +36,7 @@ describe('sign-up and roles', () => {
     expect(third.status).toBe(202)
 
     const roles = async (email: string) =>
-      (await payload.find({ collection: 'users', where: { email: { equals: email } } })).docs[0]?.role
+      (await app.payload.find({ collection: 'users', where: { email: { equals: email } } })).docs[0]?.role
     expect(await roles('first@example.org')).toBe('admin')
     expect(await roles('second@example.org')).toBe('viewer')
     expect(await roles('third@example.org')).toBe('viewer')
@@ -64,7 +52,7 @@ describe('sign-up and roles', () => {
   it('refuses a second first-register once an account exists', async () => {
     const response = await post('/api/users/first-register', { email: 'late@example.org', password: PASSWORD })
     expect(response.status).toBeGreaterThanOrEqual(400)
-    expect((await payload.find({ collection: 'users', where: { email: { equals: 'late@example.org' } } })).totalDocs).toBe(0)
+    expect((await app.payload.find({ collection: 'users', where: { email: { equals: 'late@example.org' } } })).totalDocs).toBe(0)
   })
 
   it('pauses sign-ins to an account from a client after repeated failures, saying nothing about the account', async () => {
@@ -90,21 +78,21 @@ describe('drafts stay private', () => {
 
   beforeAll(async () => {
     const layout = [{ blockType: 'content' as const, columns: [{ width: 'full' as const, richText: richText('Secret') }] }]
-    const draft = await payload.create({
+    const draft = await app.payload.create({
       collection: 'pages',
       data: { title: 'Unannounced plan', slug: 'unannounced-plan', layout, _status: 'draft' },
       draft: true,
       context: { disableRevalidate: true },
     })
     draftId = draft.id
-    const published = await payload.create({
+    const published = await app.payload.create({
       collection: 'pages',
       data: { title: 'Public page', slug: 'public-page', layout, _status: 'published' },
       context: { disableRevalidate: true },
     })
     publishedId = published.id
     // A published page with unpublished changes on top: citizens must see the published version.
-    await payload.update({
+    await app.payload.update({
       collection: 'pages',
       id: publishedId,
       data: { title: 'Public page (unpublished edit)' },
@@ -114,29 +102,29 @@ describe('drafts stay private', () => {
   })
 
   it('shows anonymous callers no draft, even when they ask for drafts', async () => {
-    const response = await fetch(`${baseUrl}/api/pages?draft=true&limit=100`)
+    const response = await fetch(`${app.baseUrl}/api/pages?draft=true&limit=100`)
     expect(response.status).toBe(200)
     const { docs } = (await response.json()) as { docs: Array<{ id: number | string; title: string; _status: string }> }
     expect(docs.map((doc) => doc.id)).not.toContain(draftId)
     expect(docs.every((doc) => doc._status === 'published')).toBe(true)
     expect(docs.map((doc) => doc.title)).not.toContain('Public page (unpublished edit)')
-    expect((await fetch(`${baseUrl}/api/pages/${draftId}?draft=true`)).status).toBe(404)
+    expect((await fetch(`${app.baseUrl}/api/pages/${draftId}?draft=true`)).status).toBe(404)
   })
 
   it('shows viewers the drafts in the admin', async () => {
-    const { token } = await signIn(baseUrl, { email: 'second@example.org', password: PASSWORD })
-    const response = await fetch(`${baseUrl}/api/pages/${draftId}?draft=true`, { headers: authHeaders(token) })
+    const { token } = await signIn(app.baseUrl, { email: 'second@example.org', password: PASSWORD })
+    const response = await fetch(`${app.baseUrl}/api/pages/${draftId}?draft=true`, { headers: authHeaders(token) })
     expect(response.status).toBe(200)
   })
 
   it('refuses a viewer who tries to change a page', async () => {
-    const { token } = await signIn(baseUrl, { email: 'second@example.org', password: PASSWORD })
-    const response = await fetch(`${baseUrl}/api/pages/${publishedId}`, {
+    const { token } = await signIn(app.baseUrl, { email: 'second@example.org', password: PASSWORD })
+    const response = await fetch(`${app.baseUrl}/api/pages/${publishedId}`, {
       method: 'PATCH',
       headers: { ...authHeaders(token), 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Defaced' }),
     })
     expect(response.status).toBe(403)
-    expect((await payload.findByID({ collection: 'pages', id: publishedId })).title).not.toBe('Defaced')
+    expect((await app.payload.findByID({ collection: 'pages', id: publishedId })).title).not.toBe('Defaced')
   })
 })

@@ -1,6 +1,6 @@
 import { nodemailerAdapter } from '@payloadcms/email-nodemailer'
 import type { Payload } from 'payload'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import { type MailCatcher, startMailCatcher } from '../../../demo/mail/inbox'
 import { composeMail } from '@/email/server/compose'
@@ -13,10 +13,7 @@ let catcher: MailCatcher
 
 beforeAll(async () => {
   catcher = await startMailCatcher()
-})
-
-afterAll(async () => {
-  await catcher?.close()
+  return () => catcher.close()
 })
 
 describe('the demo mail inbox', () => {

@@ -1,67 +1,36 @@
-import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { WeatherReport } from '@/upstreams'
 
-import { startDemoBroker, type DemoBroker } from '../../../demo/broker/server'
-import { startFakeGeocoding, type FakeGeocoding } from '../../../demo/services/geocoding'
-import { startFakeWeather, type FakeWeather } from '../../../demo/services/weather'
-import { authHeaders, signedInRoles } from '../../helpers/accounts'
-import { startHttpServer } from '../helpers/http'
-import { startPayload } from '../helpers/payload'
+import { authHeaders } from '../../helpers/accounts'
+import { type PayloadApi, startPayloadApi } from '../helpers/payload'
 
 const WEATHER_KEY = 'weather-secret-key-123'
 const GEOCODING_KEY = 'geocoding-secret-key-456'
 
-let broker: DemoBroker
-let weather: FakeWeather
-let geocoding: FakeGeocoding
-let baseUrl: string
-let closeServer: () => Promise<void>
-let viewerToken: string
-let payload: Payload
+let app: PayloadApi
 
 beforeAll(async () => {
-  broker = await startDemoBroker({ port: 0, flavor: 'orion-ld' })
-  weather = await startFakeWeather({ apiKey: WEATHER_KEY })
-  geocoding = await startFakeGeocoding({ apiKey: GEOCODING_KEY })
-  // Read by env() when the config is first imported.
-  Object.assign(process.env, {
-    NGSI_LD_BROKER_URL: broker.url,
-    WEATHER_API_URL: weather.url,
-    WEATHER_API_KEY: WEATHER_KEY,
-    GEOCODING_API_URL: geocoding.url,
-    GEOCODING_API_KEY: GEOCODING_KEY,
+  app = await startPayloadApi({
+    broker: { flavor: 'orion-ld' },
+    upstreams: { weatherKey: WEATHER_KEY, geocodingKey: GEOCODING_KEY },
     // The test client stands for one reverse proxy: its X-Forwarded-For names the client.
-    TRUST_PROXY: '1',
+    env: { TRUST_PROXY: '1' },
+    routes: ['/api/health', '/api/weather', '/api/geocode'],
+    roles: ['viewer'],
   })
-  const started = await startPayload()
-  payload = started.payload
-  const routes = {
-    '/api/health': (await import('@/app/api/health/route')).GET,
-    '/api/weather': (await import('@/app/api/weather/route')).GET,
-    '/api/geocode': (await import('@/app/api/geocode/route')).GET,
-  }
-  const server = await startHttpServer(started.config, routes)
-  baseUrl = server.url
-  closeServer = server.close
-  viewerToken = (await signedInRoles(started.payload, baseUrl, `health-${Date.now()}`)).tokens.viewer
 })
 
-afterAll(async () => {
-  await closeServer?.()
-  // The broker was stopped by the health test.
-  await Promise.all([weather?.close(), geocoding?.close()])
-})
+afterAll(() => app?.close())
 
 const fromClient = (ip: string) => ({ 'x-forwarded-for': ip })
 
 describe('GET /api/health', () => {
   // Earlier files of this database queue mail nobody sends (no job runner in tests): their jobs would make health "degraded".
-  beforeAll(() => payload.delete({ collection: 'payload-jobs', where: { id: { exists: true } }, overrideAccess: true }))
+  beforeAll(() => app.payload.delete({ collection: 'payload-jobs', where: { id: { exists: true } }, overrideAccess: true }))
 
   it('reports database and broker up, map unconfigured, with the app and broker versions to a member', async () => {
-    const response = await fetch(`${baseUrl}/api/health`, { headers: authHeaders(viewerToken) })
+    const response = await fetch(`${app.baseUrl}/api/health`, { headers: authHeaders(app.tokens.viewer) })
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body).toMatchObject({ status: 'ok', database: true, broker: true, map: false, version: expect.any(String) })
@@ -70,7 +39,7 @@ describe('GET /api/health', () => {
   })
 
   it('tells an anonymous caller the same states without any version', async () => {
-    const response = await fetch(`${baseUrl}/api/health`)
+    const response = await fetch(`${app.baseUrl}/api/health`)
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body).toMatchObject({ status: 'ok', database: true, broker: true, map: false })
@@ -79,17 +48,17 @@ describe('GET /api/health', () => {
   })
 
   it('reports the jobs queues, and says degraded (still 200) once mail has waited longer than a minute', async () => {
-    const fresh = (await (await fetch(`${baseUrl}/api/health`)).json()) as { jobs: Record<string, unknown> }
+    const fresh = (await (await fetch(`${app.baseUrl}/api/health`)).json()) as { jobs: Record<string, unknown> }
     expect(fresh.jobs).toMatchObject({ mail: { enabled: false, waiting: expect.any(Number), failedLastDay: expect.any(Number) }, other: { waiting: expect.any(Number) } })
     // A mail stuck for two minutes (no runner works the queue in tests), and one failed job.
-    const stuck = await payload.jobs.queue({ task: 'sendMail', queue: 'email', input: { mail: { to: 'a@example.org' } } })
+    const stuck = await app.payload.jobs.queue({ task: 'sendMail', queue: 'email', input: { mail: { to: 'a@example.org' } } })
     const minutesAgo = new Date(Date.now() - 2 * 60_000).toISOString()
-    await payload.db.updateOne({ collection: 'payload-jobs', id: stuck.id, data: { createdAt: minutesAgo } })
-    const failed = await payload.jobs.queue({ task: 'sendMail', queue: 'default', input: { mail: { to: 'b@example.org' } } })
-    await payload.db.updateOne({ collection: 'payload-jobs', id: failed.id, data: { hasError: true } })
+    await app.payload.db.updateOne({ collection: 'payload-jobs', id: stuck.id, data: { createdAt: minutesAgo } })
+    const failed = await app.payload.jobs.queue({ task: 'sendMail', queue: 'default', input: { mail: { to: 'b@example.org' } } })
+    await app.payload.db.updateOne({ collection: 'payload-jobs', id: failed.id, data: { hasError: true } })
     try {
       await new Promise((resolve) => setTimeout(resolve, 5_200))
-      const response = await fetch(`${baseUrl}/api/health`)
+      const response = await fetch(`${app.baseUrl}/api/health`)
       expect(response.status).toBe(200)
       const body = await response.json()
       expect(body).toMatchObject({ status: 'degraded', database: true, broker: true })
@@ -98,14 +67,14 @@ describe('GET /api/health', () => {
       expect(body.jobs.other.failedLastDay).toBeGreaterThanOrEqual(1)
       expect(JSON.stringify(body)).not.toContain('example.org')
     } finally {
-      await payload.delete({ collection: 'payload-jobs', where: { id: { in: [stuck.id, failed.id] } }, overrideAccess: true })
+      await app.payload.delete({ collection: 'payload-jobs', where: { id: { in: [stuck.id, failed.id] } }, overrideAccess: true })
     }
   })
 
   it('says broker: false (still 200) once the broker is gone and the cached result has expired', async () => {
-    await broker.close()
+    await app.broker.close()
     await new Promise((resolve) => setTimeout(resolve, 5_200))
-    const response = await fetch(`${baseUrl}/api/health`)
+    const response = await fetch(`${app.baseUrl}/api/health`)
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body).toMatchObject({ status: 'degraded', database: true, broker: false })
@@ -115,24 +84,24 @@ describe('GET /api/health', () => {
 
 describe('GET /api/weather', () => {
   it('answers the reduced report and keeps the key on the server', async () => {
-    const response = await fetch(`${baseUrl}/api/weather?lat=43.4623&lon=-3.80998`, { headers: fromClient('203.0.113.1') })
+    const response = await fetch(`${app.baseUrl}/api/weather?lat=43.4623&lon=-3.80998`, { headers: fromClient('203.0.113.1') })
     expect(response.status).toBe(200)
     const text = await response.text()
     expect(text).not.toContain(WEATHER_KEY)
     expect(JSON.parse(text)).toMatchObject({ temperatureC: expect.any(Number) })
-    expect(weather.requests.at(-1)?.query.appid).toBe(WEATHER_KEY)
+    expect(app.weather.requests.at(-1)?.query.appid).toBe(WEATHER_KEY)
   })
 
   it('serves repeated questions from the cache', async () => {
-    const before = weather.requests.length
-    for (let i = 0; i < 3; i++) await fetch(`${baseUrl}/api/weather?lat=43.4623&lon=-3.80998`, { headers: fromClient('203.0.113.2') })
-    expect(weather.requests.length).toBe(before)
+    const before = app.weather.requests.length
+    for (let i = 0; i < 3; i++) await fetch(`${app.baseUrl}/api/weather?lat=43.4623&lon=-3.80998`, { headers: fromClient('203.0.113.2') })
+    expect(app.weather.requests.length).toBe(before)
   })
 
   it("writes the condition in the reader's language, all languages from one upstream answer", async () => {
-    const before = weather.requests.length
+    const before = app.weather.requests.length
     const ask = async (lang?: string) => {
-      const response = await fetch(`${baseUrl}/api/weather?lat=41.1579&lon=-8.6291${lang === undefined ? '' : `&lang=${lang}`}`, { headers: fromClient('203.0.113.5') })
+      const response = await fetch(`${app.baseUrl}/api/weather?lat=41.1579&lon=-8.6291${lang === undefined ? '' : `&lang=${lang}`}`, { headers: fromClient('203.0.113.5') })
       expect(response.status).toBe(200)
       return ((await response.json()) as WeatherReport).condition
     }
@@ -142,8 +111,8 @@ describe('GET /api/weather', () => {
     expect((await ask('en'))?.description).toBe('few clouds')
     // Without a language, the site's default (Spanish).
     expect((await ask())?.description).toBe('poco nuboso')
-    expect(weather.requests.length).toBe(before + 1)
-    expect(weather.requests.at(-1)?.query).not.toHaveProperty('lang')
+    expect(app.weather.requests.length).toBe(before + 1)
+    expect(app.weather.requests.at(-1)?.query).not.toHaveProperty('lang')
   })
 
   it.each([
@@ -156,46 +125,46 @@ describe('GET /api/weather', () => {
     ['?lat=1&lon=1&lang=pt_br', /^lang: must be one of es, pt, en$/],
     ['?lat=1&lon=1&lang=EN', /^lang: must be one of es, pt, en$/],
   ])('refuses %s with 400 {error}', async (query, message) => {
-    const response = await fetch(`${baseUrl}/api/weather${query}`, { headers: fromClient('203.0.113.3') })
+    const response = await fetch(`${app.baseUrl}/api/weather${query}`, { headers: fromClient('203.0.113.3') })
     expect(response.status).toBe(400)
     expect((await response.json()).error).toMatch(message)
   })
 
   it('maps upstream failures to 502 without leaking the key', async () => {
-    weather.mode = 'server-error'
+    app.weather.mode = 'server-error'
     try {
-      const response = await fetch(`${baseUrl}/api/weather?lat=10&lon=10`, { headers: fromClient('203.0.113.4') })
+      const response = await fetch(`${app.baseUrl}/api/weather?lat=10&lon=10`, { headers: fromClient('203.0.113.4') })
       expect(response.status).toBe(502)
       const text = await response.text()
       expect(text).not.toContain(WEATHER_KEY)
       expect(JSON.parse(text)).toEqual({ error: expect.any(String), requestId: expect.any(String) })
     } finally {
-      weather.mode = 'ok'
+      app.weather.mode = 'ok'
     }
   })
 
   it('limits each client, with Retry-After, without limiting the others', async () => {
     let refused: Response | undefined
     for (let i = 0; i < 70 && !refused; i++) {
-      const response = await fetch(`${baseUrl}/api/weather?lat=1&lon=${i % 5}`, { headers: fromClient('198.51.100.7') })
+      const response = await fetch(`${app.baseUrl}/api/weather?lat=1&lon=${i % 5}`, { headers: fromClient('198.51.100.7') })
       if (response.status === 429) refused = response
     }
     expect(refused?.status).toBe(429)
     expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0)
     expect((await refused!.json()).error).toMatch(/too many requests/i)
-    const other = await fetch(`${baseUrl}/api/weather?lat=1&lon=1`, { headers: fromClient('198.51.100.8') })
+    const other = await fetch(`${app.baseUrl}/api/weather?lat=1&lon=1`, { headers: fromClient('198.51.100.8') })
     expect(other.status).toBe(200)
   })
 })
 
 describe('GET /api/geocode', () => {
   it('answers places for a query and refuses bad ones', async () => {
-    const response = await fetch(`${baseUrl}/api/geocode?q=Berlin`, { headers: fromClient('203.0.113.9') })
+    const response = await fetch(`${app.baseUrl}/api/geocode?q=Berlin`, { headers: fromClient('203.0.113.9') })
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(body.results.length).toBeGreaterThan(0)
     expect(JSON.stringify(body)).not.toContain(GEOCODING_KEY)
-    const bad = await fetch(`${baseUrl}/api/geocode?q=x`, { headers: fromClient('203.0.113.9') })
+    const bad = await fetch(`${app.baseUrl}/api/geocode?q=x`, { headers: fromClient('203.0.113.9') })
     expect(bad.status).toBe(400)
     expect((await bad.json()).error).toMatch(/q/)
   })
