@@ -84,8 +84,9 @@ export async function loadDashboard(
 ): Promise<DashboardData | undefined> {
   if (blocks.length === 0) return undefined
   const settings = await cachedGlobal('site-settings', locale)
-  const cities = dashboardCities(citiesOf(settings))
-  const defaultCity = pageCity(page, citiesOf(settings))
+  const siteCities = citiesOf(settings)
+  const cities = dashboardCities(siteCities)
+  const defaultCity = pageCity(page, siteCities)
 
   const ids = [...new Set(blocks.flatMap(layerIdsOf))]
   const payload = await payloadClient()
@@ -127,7 +128,7 @@ export async function loadDashboard(
   }
   const entries = await Promise.all(
     [...wanted].map(async ([key, { layer, city }]) => {
-      const timeZone = timeZoneOfCity(cityNamed(citiesOf(settings), city))
+      const timeZone = timeZoneOfCity(cityNamed(siteCities, city))
       return [key, localizeAlerts(await snapshot(layer, city, previews[String(layer.id)]), layers[String(layer.id)], locale, timeZone)] as const
     }),
   )

@@ -1,12 +1,13 @@
 import type { Payload, TaskConfig } from 'payload'
 
 import { MAX_CITY_DATA_CHARS } from '@/ai/server'
-import { generatePendingDraft } from '@/ai/entry/drafts'
 import { env } from '@/env'
 import { summariseCityData } from '@/layers/entry/citySummary'
 import type { Question } from '@/payload-types'
 import { citiesOf, cityOrDefault } from '@/site/cities'
 import { readGlobal } from '@/site/globals'
+
+import { generatePendingDraft } from './index'
 
 export const DRAFT_ANSWER_TASK = 'draftCitizenAnswer'
 
