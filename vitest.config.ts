@@ -113,6 +113,9 @@ export default defineConfig({
           environment: 'node',
           fileParallelism: false,
           testTimeout: 60_000,
+          // A browser on a busy two-core host can miss a deadline once: a case gets one more try, and
+          // `npm test` names every case that passed only on it, so a flaky case is seen, not hidden.
+          retry: 1,
           // Builds the production bundle first: minutes, not seconds.
           hookTimeout: 600_000,
           globalSetup: ['tests/e2e/global-setup.ts'],

@@ -2,7 +2,7 @@
  * `npm test`: the whole suite, as CI runs it. The steps run in two lanes side by side (the machine
  * has two cores, and much of the end-to-end and security time is spent waiting on servers, mail
  * and browsers); each lane runs its steps one after another. One production build serves every
- * later step. At the end: each step's wall time, the ten slowest test files, and the case counts.
+ * later step. At the end: each step's wall time, the ten slowest test files, the case counts, each failed case and each case that passed only on a retry.
  *
  * `npm test -- --only e2e,security` runs those steps (and the build they need) alone.
  */
@@ -113,6 +113,16 @@ function report() {
   })
   // A step that failed with no failed case to show for it (lint, the build, a project's setup) counts as one failure.
   const failedSteps = [...outcomes.values()].filter(({ step, status }) => status === 'failed' && !(step.project && byProject.get(step.project)?.failed)).length
+  const failures = timings.filter((row) => row.failures)
+  if (failures.length > 0) {
+    lines.push('', 'Failed cases')
+    for (const row of failures) for (const failure of row.failures!) lines.push(`${row.project.padEnd(12)}  ${row.file} › ${failure}`)
+  }
+  const retried = timings.filter((row) => row.retried)
+  if (retried.length > 0) {
+    lines.push('', 'Passed on a retry (flaky: look into them)')
+    for (const row of retried) for (const name of row.retried!) lines.push(`${row.project.padEnd(12)}  ${row.file} › ${name}`)
+  }
   lines.push('', `tests: ${total.passed} passed, ${total.failed + failedSteps} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`, '')
   process.stdout.write(lines.join('\n'))
 }
