@@ -27,10 +27,10 @@ const PURE_MODULES = [
 ]
 
 /** Code the browser must never load. */
-const SERVER_CODE = ['src/server', 'src/site', 'src/layers/server', 'src/layers/entry', 'src/ai/entry', 'src/ai/server', 'src/accounts/entry', 'src/accounts/server', 'src/email/entry', 'src/notices/entry']
+const SERVER_CODE = ['src/server', 'src/site', 'src/layers/server', 'src/layers/entry', 'src/ai/entry', 'src/ai/server', 'src/accounts/entry', 'src/accounts/server', 'src/email/entry', 'src/notices/entry', 'src/feedback/entry']
 
 /** The feature wings (../shared/DESIGN.md): each entry/, server/, shared/ (and client/) behind one edge. */
-const WINGS = ['src/layers', 'src/ai', 'src/accounts', 'src/email', 'src/notices']
+const WINGS = ['src/layers', 'src/ai', 'src/accounts', 'src/email', 'src/notices', 'src/feedback']
 
 /** The only places that may import the composition root (src/server/services.ts). */
 const COMPOSITION_ROOT_IMPORTERS = [

@@ -10,7 +10,7 @@ import { buildConfig } from 'payload'
 
 import { anyone, isAdmin, isStaff, userIsStaff } from '@/access'
 import { AccessibilityReports } from '@/collections/AccessibilityReports/config'
-import { ACCESSIBILITY_DIGEST_MAIL, composeAccessibilityDigest } from '@/collections/AccessibilityReports/hooks/notifyStaff'
+import { ACCESSIBILITY_DIGEST_MAIL, composeAccessibilityDigest } from '@/feedback/entry/accessibilityDigest'
 import { AiDrafts } from '@/collections/AiDrafts/config'
 import { AlertNotices, HeldAlertNotices } from '@/collections/AlertNotices/config'
 import { AlertSubscriptions } from '@/collections/AlertSubscriptions/config'

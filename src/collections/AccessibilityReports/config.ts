@@ -2,7 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { isStaff, memberAdmin, nobody } from '@/access'
 
-import { notifyStaff } from './hooks/notifyStaff'
+import { notifyStaff } from '@/feedback/entry/accessibilityDigest'
 
 export const REPORT_STATUSES = ['new', 'in-progress', 'resolved'] as const
 

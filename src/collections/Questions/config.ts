@@ -5,7 +5,7 @@ import { env } from '@/env'
 import { TENANT_NAME, TENANT_NAME_RULE } from '@/ngsi/names'
 
 import { checkAnswer, revalidateQuestions } from './hooks/answer'
-import { notifyAsker } from './hooks/notifyAsker'
+import { notifyAsker } from '@/feedback/entry/questionAnswered'
 
 /** Citizens see answered questions only; members of the admin see all. */
 const answeredOrMember: Access = ({ req }) => (userIsMember(req.user) ? true : { status: { equals: 'answered' } })
@@ -62,7 +62,7 @@ export const Questions: CollectionConfig = {
     },
     { name: 'answeredAt', type: 'date', admin: { position: 'sidebar', readOnly: true } },
     {
-      // Kept only to say that the answer is out: erased when that mail is queued (or the question declined), hooks/notifyAsker.ts.
+      // Kept only to say that the answer is out: erased when that mail is queued (or the question declined), src/feedback/entry/questionAnswered.ts.
       name: 'notifyEmail',
       type: 'email',
       access: { read: adminFieldAccess, update: adminFieldAccess },

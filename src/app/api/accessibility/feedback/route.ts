@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 
-import { feedbackSchema, MIN_FILL_MS } from '@/collections/AccessibilityReports/feedback'
+import { feedbackSchema, MIN_FILL_MS } from '@/feedback/entry/accessibilityForm'
 import { env } from '@/env'
 import { readJsonBody } from '@/server/body'
 import { HttpError, withErrorHandling } from '@/server/errors'

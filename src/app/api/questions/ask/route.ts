@@ -36,7 +36,7 @@ async function cityOf(payload: Payload, tenant: string | undefined) {
  * is made in the background. Anyone may ask (rate-limited per client); the answer appears on
  * /questions only after a member of staff approves and applies it. An address, only accepted
  * while email is on, is mailed once when the answer is published and then erased
- * (src/collections/Questions/hooks/notifyAsker.ts).
+ * (src/feedback/entry/questionAnswered.ts).
  */
 export const POST = withErrorHandling(async (request: Request) => {
   const admitted = await admitCaller(request, { name: 'questions', perClient: 5, overall: 200, windowSeconds: 600 })

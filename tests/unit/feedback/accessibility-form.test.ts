@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { feedbackSchema, sameSitePageUrl } from '@/collections/AccessibilityReports/feedback'
+import { feedbackSchema, sameSitePageUrl } from '@/feedback/entry/accessibilityForm'
 
 const SITE = 'https://dashboard.city.example'
 
