@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import path from 'node:path'
 
 import { withPayload } from '@payloadcms/next/withPayload'
@@ -19,6 +20,15 @@ export const localeRewrites = () => [
   { source: `/:path((?!(?:${[...LOCALES, ...NOT_PAGES].join('|')})(?:/|$)).+)`, destination: `/${DEFAULT_LOCALE}/:path` },
 ]
 
+/**
+ * Next's own minifier for server bundles, as `next build --no-mangling` makes it (names kept,
+ * whitespace and dead code dropped), for the server alone: browsers keep their smaller, mangled bundles.
+ */
+function unmangledMinifier(compiler) {
+  const { MinifyPlugin } = createRequire(import.meta.url)('next/dist/build/webpack/plugins/minify-webpack-plugin/src')
+  new MinifyPlugin({ noMangling: true, disableCharFreq: true }).apply(compiler)
+}
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   output: 'standalone',
@@ -28,9 +38,10 @@ const nextConfig = {
   experimental: {
     // src/app/global-not-found.tsx answers unmatched addresses (the citizens' and the admin's root layouts are separate).
     globalNotFound: true,
-    // Payload picks the log level of an error by its class name (Forbidden, NotFound … at info):
-    // minified server bundles rename classes, and every refusal would be logged as a fault with a stack.
-    serverMinification: false,
+    // Server chunks minified: their source is held in memory as long as the process runs (figures:
+    // docs/performance.md). Without mangling (see `webpack` below): Payload picks the log level of an
+    // error by its class name (Forbidden, NotFound … at info), and mangled names would log every refusal as a fault.
+    serverMinification: true,
     // By default Next loads every route's code at start: idle memory for the admin and pages a
     // process may never serve. A route's first request loads it instead (figures: docs/performance.md).
     preloadEntriesOnStart: false,
@@ -45,14 +56,20 @@ const nextConfig = {
   transpilePackages: ['server-only'],
   // `npm test` type-checks the whole tree once, right after the build (scripts/test.ts): its build skips Next's own pass.
   typescript: { ignoreBuildErrors: process.env.BUILD_SKIPS_TYPECHECK === 'true' },
+  webpack: (config, { dev, isServer, nextRuntime }) => {
+    if (!dev && isServer && nextRuntime === 'nodejs') config.optimization.minimizer = [unmangledMinifier]
+    return config
+  },
   rewrites: async () => ({ beforeFiles: [], afterFiles: localeRewrites(), fallback: [] }),
   // Optimized images are kept in the cache handler's memory LRU above (without it, and with
   // isrFlushToDisk off, Next re-encoded the image on every request); src/server/edge.ts limits each client.
   images: { localPatterns: [{ pathname: '/api/media/file/**' }], customCacheHandler: true },
-  // Read from disk by the worker route; the standalone output must ship it.
+  // Read from disk by these routes; the standalone output must ship them.
   outputFileTracingIncludes: {
     '/vendor/maplibre-gl.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl.mjs'],
     '/vendor/maplibre-gl-worker.mjs': ['./node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'],
+    // Natural Earth for the bundled basemap's tiles (src/map/bundledBasemap.ts), read when its index is made.
+    '/basemap/tiles/**': ['./node_modules/world-atlas/land-50m.json', './node_modules/world-atlas/countries-50m.json'],
   },
 }
 

@@ -10,7 +10,8 @@
  *   2. a warm 1,000-feature layer under autocannon (50 connections, Accept-Encoding gzip as browsers send);
  *   2b. the warm history route of that layer (a day of no2 and pm10, averaged per hour) under autocannon;
  *   3. If-None-Match on the 50,000 layer: 304s per second (every answer must be a 304);
- *   4. RSS of a freshly started server after 1,000 requests of the 50,000 layer;
+ *   4. idle RSS of freshly started servers (at ready and after BENCH_IDLE_SECONDS), then RSS of a
+ *      freshly started server after 1,000 requests of the 50,000 layer;
  *   5. peak RSS of a freshly started server through one cold load of a 500,000-entity layer (the
  *      broker restarted with that many);
  *   6. vector tiles of that layer: the first request (it builds the tile index) and the longest a
@@ -21,7 +22,7 @@
  * under a key prefix of its own, removed at the end), BENCH_BUILD=true, BENCH_PORT (3471),
  * BENCH_BROKER_PORT (1471), BENCH_ENTITIES (50000), BENCH_FLAVOR (orion-ld), BENCH_COLD_RUNS (5),
  * BENCH_REMOTE_LATENCY_MS (20; 0 skips that series), BENCH_DURATION (10 s), BENCH_CONNECTIONS (50),
- * BENCH_RSS_REQUESTS (1000), BENCH_HUGE_ENTITIES (500000; 0 skips that step), NGSI_LD_PAGE_SIZE / NGSI_LD_PAGE_CONCURRENCY (passed to the app; the
+ * BENCH_RSS_REQUESTS (1000), BENCH_IDLE_STARTS (3), BENCH_IDLE_SECONDS (30), BENCH_HUGE_ENTITIES (500000; 0 skips that step), NGSI_LD_PAGE_SIZE / NGSI_LD_PAGE_CONCURRENCY (passed to the app; the
  * floor uses the same page size).
  * Prints a table and writes bench/results/latest.json and bench/results/latest-<memory|redis>.json.
  */
@@ -83,6 +84,8 @@ const settings = {
   rssRequests: integer('BENCH_RSS_REQUESTS', 1_000),
   remoteLatencyMs: integer('BENCH_REMOTE_LATENCY_MS', 20, 0),
   hugeEntities: integer('BENCH_HUGE_ENTITIES', 500_000, 0),
+  idleStarts: integer('BENCH_IDLE_STARTS', 3),
+  idleSeconds: integer('BENCH_IDLE_SECONDS', 30),
   pageSize: optionalInteger('NGSI_LD_PAGE_SIZE'),
   pageConcurrency: optionalInteger('NGSI_LD_PAGE_CONCURRENCY'),
 }
@@ -361,6 +364,33 @@ function brokerProcess(stack: Stack): { pid: number; command: string } {
 
 
 /**
+ * Fresh servers left alone: RSS when /api/health first says ready (after the warm-up), then once
+ * idle for BENCH_IDLE_SECONDS (V8 gives back the pages its start-up garbage took a few seconds after
+ * the last allocations), the median of BENCH_IDLE_STARTS starts (starts differ by ±15 MB).
+ */
+async function measureIdle(stack: Stack): Promise<Metric[]> {
+  const atReady: number[] = []
+  const idle: number[] = []
+  for (let start = 0; start < settings.idleStarts; start++) {
+    await restartServer(stack)
+    const server = serverProcessOf(stack)
+    atReady.push(Math.round(memoryOf(server.pid).rssMB))
+    await sleep(settings.idleSeconds * 1000)
+    idle.push(Math.round(memoryOf(server.pid).rssMB))
+  }
+  log(`Idle: RSS at ready ${atReady.join(', ')} MB; after ${settings.idleSeconds} s idle ${idle.join(', ')} MB`)
+  return [
+    {
+      name: `fresh server: idle RSS ${settings.idleSeconds} s after ready (median of ${settings.idleStarts} starts)`,
+      value: median(idle),
+      unit: 'MB',
+      target: { op: '<=', value: 220 },
+      note: `each start: ${idle.join(', ')} MB; at ready ${atReady.join(', ')} MB (median ${median(atReady)})`,
+    },
+  ]
+}
+
+/**
  * A fresh server (the earlier cold loads leave the heap at its high-water mark), one cold load of the
  * 50k layer, then the rest of the requests under load: RSS after them, and the peak of that server's life.
  */
@@ -568,6 +598,7 @@ async function main() {
     metrics.push(...(await measureHistory(stack, warmLayer)))
     const big = await createLayer(stack.baseUrl, admin, bigLayer('Big 50,000'))
     metrics.push(...(await measureConditional(stack, big)))
+    metrics.push(...(await measureIdle(stack)))
     metrics.push(...(await measureRss(stack, big)))
     if (settings.hugeEntities > 0) metrics.push(...(await withTimeout('huge layer', 15 * 60_000, measureHuge(stack, admin))))
 

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+
 import type { Topology } from 'topojson-specification'
-import countries from 'world-atlas/countries-50m.json'
-import land from 'world-atlas/land-50m.json'
 import GeoJSONVT from 'geojson-vt'
 import { fromGeojsonVt } from 'vt-pbf'
 
@@ -15,7 +16,17 @@ import { BASEMAP_SOURCE_LAYER, BASEMAP_TILE_MAX_ZOOM } from './style'
  */
 export const BASEMAP_TILE_HEADERS = { 'Content-Type': 'application/vnd.mapbox-vector-tile', 'Cache-Control': 'public, max-age=31536000, immutable' }
 
-export const bundledBasemapCollection = () => naturalEarthBasemap(land as unknown as Topology, countries as unknown as Topology)
+/** Natural Earth's TopoJSON, from the server's working directory (next.config.mjs makes the standalone output ship it). */
+export const NATURAL_EARTH_FILES = ['node_modules/world-atlas/land-50m.json', 'node_modules/world-atlas/countries-50m.json'] as const
+
+/**
+ * Read when the tile index is made, then left to the garbage collector: imported, the two files
+ * stayed in the server's memory for good, as source and as objects (figures: docs/performance.md).
+ */
+export function bundledBasemapCollection(): GeoJSON.FeatureCollection {
+  const [land, countries] = NATURAL_EARTH_FILES.map((file) => JSON.parse(readFileSync(path.resolve(file), 'utf8')) as Topology)
+  return naturalEarthBasemap(land, countries)
+}
 
 export type TileCutter = (z: number, x: number, y: number) => Uint8Array | undefined
 
