@@ -189,9 +189,15 @@ export const CROSSING_CYCLE_MS = 4 * OBSERVATION_CADENCE_MS
 /** Whether the crossing station's reading observed at `atMs` is above the limit. */
 export const crossingIsAbove = (atMs: number) => ((atMs % CROSSING_CYCLE_MS) + CROSSING_CYCLE_MS) % CROSSING_CYCLE_MS >= CROSSING_CYCLE_MS / 2
 
-function crossingNo2(entity: StaticEntity, atMs: number) {
+/** The crossing station's NO₂ at `atMs`: its side of the limit is the schedule's, whatever else moves. */
+export function crossingNo2(entity: StaticEntity, atMs: number) {
   const wobble = (noise(entity.seed, 21, atMs, HOUR_MS) + 0.5) * 4
   return crossingIsAbove(atMs) ? 203 + wobble : 182 + wobble
+}
+
+/** The air-quality index of a station's readings: the worst pollutant's sub-index, so the level always follows the values. */
+export function airQualityIndexOf({ no2, pm10, pm25, o3 }: Record<'no2' | 'pm10' | 'pm25' | 'o3', number>): number {
+  return Math.round(Math.max(subIndex('no2', no2), subIndex('pm10', pm10), subIndex('pm25', pm25), subIndex('o3', o3)))
 }
 
 function airQualityReadings(entity: StaticEntity, atMs: number): Readings {
@@ -211,7 +217,7 @@ function airQualityReadings(entity: StaticEntity, atMs: number): Readings {
   const o3 = Math.max(4, 35 + 55 * daylight(hour) - no2 * 0.15 + noise(entity.regionSeed, 25, atMs, 3 * HOUR_MS) * 16)
   const co = Math.max(0.1, 0.2 + 0.45 * traffic + (entity.alert ? 0.6 : 0) + noise(entity.seed, 26, atMs, HOUR_MS) * 0.2)
   const so2 = Math.max(0.5, 2 + hash01(entity.seed, 27) * 5 + noise(entity.seed, 28, atMs, 4 * HOUR_MS) * 3)
-  const index = Math.round(Math.max(subIndex('no2', no2), subIndex('pm10', pm10), subIndex('pm25', pm25), subIndex('o3', o3)))
+  const index = airQualityIndexOf({ no2, pm10, pm25, o3 })
   return {
     no2: round(no2, 1),
     pm10: round(pm10, 1),

@@ -2,11 +2,39 @@
 // readings through the same write path as a PATCH, so subscribers are notified and the
 // dashboard visibly moves.
 
-import { airQualityLevel, EntityView, type Tenant } from './data'
+import { airQualityIndexOf, airQualityLevel, CROSSING_STATION_ORDINAL, crossingIsAbove, crossingNo2, EntityView, type StaticEntity, type Tenant } from './data'
 import { updateAttributes, type EntityChange } from './updates'
 
 /** Only the first few entities move, so a viewer sees the same markers change. */
 const MOVING_ENTITIES = 12
+
+const property = (value: unknown, unitCode?: string) => ({ type: 'Property', value, ...(unitCode ? { unitCode } : {}) })
+
+/**
+ * New air-quality readings with `no2`: the index and level worked out from the station's values (a
+ * walk of the index alone had shown "moderate" beside NO₂ 245), and the crossing station's NO₂ kept
+ * on its schedule (walked, it had stayed on one side of the limit for good).
+ */
+function airQualityFragment(entity: StaticEntity, view: EntityView, nowMs: number, walkedNo2: number) {
+  const current = (name: string) => Number((view.attribute(name) as { value?: unknown } | undefined)?.value ?? 0)
+  const no2 = entity.ordinal === CROSSING_STATION_ORDINAL ? Math.round(crossingNo2(entity, nowMs) * 10) / 10 : walkedNo2
+  const index = airQualityIndexOf({ no2, pm10: current('pm10'), pm25: current('pm25'), o3: current('o3') })
+  return { no2: property(no2, 'GQ'), airQualityIndex: property(index), airQualityLevel: property(airQualityLevel(index)) }
+}
+
+/** Which side of the limit each city's crossing station was last written on. */
+const crossingSides = new WeakMap<StaticEntity, boolean>()
+
+/** The crossing station written when its schedule crosses the limit, so subscribers hear of every crossing. */
+function crossingChange(tenant: Tenant, nowDate: Date): EntityChange | undefined {
+  const station = tenant.byType.get('AirQualityObserved')?.find((entity) => entity.ordinal === CROSSING_STATION_ORDINAL)
+  if (!station) return undefined
+  const above = crossingIsAbove(nowDate.getTime())
+  if (crossingSides.get(station) === above) return undefined
+  crossingSides.set(station, above)
+  const fragment = airQualityFragment(station, new EntityView(station, nowDate.getTime()), nowDate.getTime(), 0)
+  return updateAttributes(tenant, station.id, fragment, nowDate.toISOString(), 'update').change
+}
 
 export function startLiveUpdates(tenants: Tenant[], intervalMs: number, now: () => Date, notify: (tenant: Tenant, changes: EntityChange[]) => void): { stop(): void } {
   const timer = setInterval(() => {
@@ -24,18 +52,15 @@ export function startLiveUpdates(tenants: Tenant[], intervalMs: number, now: () 
         if (type === 'WeatherObserved') {
           fragment = { temperature: { type: 'Property', value: step('temperature', 0.6, -20, 45), unitCode: 'CEL' } }
         } else if (type === 'AirQualityObserved') {
-          const index = Math.round(step('airQualityIndex', 12, 5, 250, 0))
-          fragment = {
-            no2: { type: 'Property', value: step('no2', 8, 2, 400), unitCode: 'GQ' },
-            airQualityIndex: { type: 'Property', value: index },
-            airQualityLevel: { type: 'Property', value: airQualityLevel(index) },
-          }
+          fragment = airQualityFragment(entity, view, nowDate.getTime(), step('no2', 8, 2, 400))
         } else {
           fragment = { batteryLevel: { type: 'Property', value: step('batteryLevel', 0.02, 0.03, 1, 2) } }
         }
         const { change } = updateAttributes(tenant, entity.id, fragment, nowDate.toISOString(), 'update')
         if (change) changes.push(change)
       }
+      const crossing = crossingChange(tenant, nowDate)
+      if (crossing && !changes.some(({ entity }) => entity === crossing.entity)) changes.push(crossing)
       if (changes.length) notify(tenant, changes)
     }
   }, intervalMs)
