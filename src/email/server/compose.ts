@@ -37,6 +37,8 @@ export type MailContent = {
   siteName: string
   blocks: MailBlock[]
   headers?: Record<string, string>
+  /** The language the mail is written in (a BCP 47 tag: the HTML part's `lang`); English unless the composer says. */
+  language?: string
 }
 
 /** A mail as the email adapter sends it (a subset of nodemailer's message). */
@@ -63,7 +65,9 @@ function textOf(blocks: MailBlock[], siteName: string) {
   return `${[...paragraphs, `— ${siteName}`].join('\n\n')}\n`
 }
 
-function htmlOf(subject: string, blocks: MailBlock[], siteName: string) {
+const LANGUAGE_TAG = /^[a-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/
+
+function htmlOf(subject: string, blocks: MailBlock[], siteName: string, language: string) {
   const body = blocks
     .map((block) =>
       typeof block === 'string'
@@ -72,7 +76,7 @@ function htmlOf(subject: string, blocks: MailBlock[], siteName: string) {
     )
     .join('\n')
   return `<!doctype html>
-<html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a">
 ${body}
 <p style="color: #555">— ${escapeHtml(siteName)}</p>
@@ -86,6 +90,8 @@ export function composeMail(content: MailContent, sender: { address: string }): 
   const siteName = headerSafe(content.siteName, 'The site name')
   const to = headerSafe(content.to, 'The recipient')
   if (!recipientAddress.safeParse(to).success) throw new MailHeaderError('The recipient')
+  const language = content.language ?? 'en'
+  if (!LANGUAGE_TAG.test(language)) throw new Error(`A mail's language is a BCP 47 tag, not '${language.slice(0, 20)}'`)
   const headers = Object.fromEntries(
     Object.entries(content.headers ?? {}).map(([name, value]) => [headerSafe(name, 'A header name'), headerSafe(value, `The ${name} header`)]),
   )
@@ -94,7 +100,7 @@ export function composeMail(content: MailContent, sender: { address: string }): 
     from: { name: siteName, address: sender.address },
     subject,
     text: textOf(content.blocks, siteName),
-    html: htmlOf(subject, content.blocks, siteName),
+    html: htmlOf(subject, content.blocks, siteName, language),
     ...(Object.keys(headers).length ? { headers } : {}),
   }
 }

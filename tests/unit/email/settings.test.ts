@@ -101,6 +101,12 @@ describe('mail composition', () => {
     expect(() => composeMail({ ...content, ...change }, sender)).toThrow(MailHeaderError)
   })
 
+  it("says the HTML part's language and fits a phone's screen", () => {
+    expect(composeMail(content, sender).html).toMatch(/^<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">/)
+    expect(composeMail({ ...content, language: 'pt-PT' }, sender).html).toContain('<html lang="pt-PT">')
+    expect(() => composeMail({ ...content, language: 'en"><script>' }, sender)).toThrow(/BCP 47/)
+  })
+
   it('links only http(s) URLs', () => {
     expect(() => composeMail({ ...content, blocks: [{ label: 'x', url: 'javascript:alert(1)' }] }, sender)).toThrow(/http\(s\) only/)
   })
