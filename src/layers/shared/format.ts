@@ -15,7 +15,9 @@ export function observedAgo(observedAt: unknown, now: number, locale = 'en'): st
   if (typeof observedAt !== 'string') return undefined
   const at = Date.parse(observedAt)
   if (Number.isNaN(at)) return undefined
-  const seconds = Math.round((at - now) / 1000)
+  // A reading stamped a little ahead of the reader's clock (the sensor's or the reader's clock is
+  // off) was observed now: never "in 2 seconds".
+  const seconds = Math.min(0, Math.round((at - now) / 1000))
   const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
   const steps: [Intl.RelativeTimeFormatUnit, number][] = [
     ['day', 86_400],
