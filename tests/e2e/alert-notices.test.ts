@@ -95,6 +95,10 @@ describe('alert notices by email', () => {
   let confirmation: ReceivedMail
 
   it('a citizen subscribes from the alerts panel (an accessible form)', async () => {
+    // A Portuguese reader's link keeps the language and the city.
+    await citizen.goto(`${server.baseUrl}/pt/air-now`)
+    const byEmail = citizen.getByRole('link', { name: 'Receber estes alertas por email' })
+    await expect(byEmail.getAttribute('href')).resolves.toBe(`/pt/alerts/subscribe?layer=${layerId}&city=santander`)
     await citizen.goto(`${server.baseUrl}/air-now`)
     await citizen.getByRole('link', { name: /^(Get these alerts by email|Recibir estas alertas por correo electrónico)$/ }).click()
     await citizen.waitForURL(/\/alerts\/subscribe\?layer=\d+&city=santander/)

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl'
 import { useEffect, useRef, useState } from 'react'
 
+import { Link } from '@/i18n/navigation'
 import { useDashboard, useLayersData } from '@/layers/client/DashboardProvider'
 import { availableFeatures } from '@/layers/client/layerState'
 import { bySeverity, isAtLeast } from '@/alerts/levels'
@@ -70,7 +71,10 @@ export function AlertsPanelBlock(block: AlertsPanelBlockData) {
       )}
       {notified && (
         <p>
-          <a href={`/alerts/subscribe?${new URLSearchParams({ layer: notified.id, city: cityOfRead(notified.fixedCity, block.city, pageCity) ?? '' })}`}>{t('byEmail')}</a>
+          {/* In the reader's language: the form, its mails and its pages follow the page that linked to it. */}
+          <Link href={{ pathname: '/alerts/subscribe', query: { layer: notified.id, city: cityOfRead(notified.fixedCity, block.city, pageCity) ?? '' } }} prefetch={false}>
+            {t('byEmail')}
+          </Link>
         </p>
       )}
       <p className="sr-only" aria-live="polite">
