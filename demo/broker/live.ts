@@ -8,6 +8,9 @@ import { updateAttributes, type EntityChange } from './updates'
 /** Only the first few entities move, so a viewer sees the same markers change. */
 const MOVING_ENTITIES = 12
 
+/** An attribute's number as the entity shows it now (0 when it has none). */
+const numberOf = (view: EntityView, name: string) => Number((view.attribute(name) as { value?: unknown } | undefined)?.value ?? 0)
+
 const property = (value: unknown, unitCode?: string) => ({ type: 'Property', value, ...(unitCode ? { unitCode } : {}) })
 
 /**
@@ -16,9 +19,8 @@ const property = (value: unknown, unitCode?: string) => ({ type: 'Property', val
  * on its schedule (walked, it had stayed on one side of the limit for good).
  */
 function airQualityFragment(entity: StaticEntity, view: EntityView, nowMs: number, walkedNo2: number) {
-  const current = (name: string) => Number((view.attribute(name) as { value?: unknown } | undefined)?.value ?? 0)
   const no2 = entity.ordinal === CROSSING_STATION_ORDINAL ? Math.round(crossingNo2(entity, nowMs) * 10) / 10 : walkedNo2
-  const index = airQualityIndexOf({ no2, pm10: current('pm10'), pm25: current('pm25'), o3: current('o3') })
+  const index = airQualityIndexOf({ no2, pm10: numberOf(view, 'pm10'), pm25: numberOf(view, 'pm25'), o3: numberOf(view, 'o3') })
   return { no2: property(no2, 'GQ'), airQualityIndex: property(index), airQualityLevel: property(airQualityLevel(index)) }
 }
 
@@ -45,7 +47,7 @@ export function startLiveUpdates(tenants: Tenant[], intervalMs: number, now: () 
         const entity = entities[Math.floor(Math.random() * Math.min(MOVING_ENTITIES, entities.length))]
         if (!entity) continue
         const view = new EntityView(entity, nowDate.getTime())
-        const current = (name: string) => Number((view.attribute(name) as { value?: unknown } | undefined)?.value ?? 0)
+        const current = (name: string) => numberOf(view, name)
         const step = (name: string, size: number, min: number, max: number, decimals = 1) =>
           Math.round(Math.min(max, Math.max(min, current(name) + (Math.random() - 0.5) * 2 * size)) * 10 ** decimals) / 10 ** decimals
         let fragment: Record<string, unknown>

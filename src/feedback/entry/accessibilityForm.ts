@@ -3,6 +3,8 @@ import { z } from 'zod'
 import { LOCALES } from '@/i18n/locales'
 import { sameSitePath } from '@/site/paths'
 
+import { replyAddressSchema } from './replyAddress'
+
 /** The quickest a person fills the form in: anything sent sooner after the page opened is a script. */
 export const MIN_FILL_MS = 2_000
 
@@ -45,13 +47,7 @@ export const feedbackSchema = (publicUrl: string) =>
         if (!path) context.addIssue({ code: 'custom', message: 'must be a page of this site' })
         return path
       }),
-    email: z
-      .string()
-      .trim()
-      .max(254, 'at most 254 characters')
-      .transform((value) => value || undefined)
-      .pipe(z.email('not an email address').optional())
-      .optional(),
+    email: replyAddressSchema,
     locale: z.enum(LOCALES).optional(),
     /** The honeypot: a field people never see; whatever fills it is a script. */
     website: z.string().max(500).optional(),

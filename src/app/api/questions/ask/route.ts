@@ -3,6 +3,7 @@ import { z } from 'zod'
 
 import { queueAnswerDraft } from '@/ai/entry/drafts/questionAnswer'
 import { emailEnabled } from '@/email/entry'
+import { replyAddressSchema } from '@/feedback/entry/replyAddress'
 import { citiesNow, citySchema, knownCity } from '@/layers/entry/tenant'
 import { cityOrDefault } from '@/site/cities'
 import { withErrorHandling } from '@/server/errors'
@@ -17,13 +18,7 @@ const askSchema = z.strictObject({
   question: z.string().trim().min(10, 'at least 10 characters').max(1000, 'at most 1000 characters'),
   city: citySchema.optional(),
   // Where to say that the answer is out; an empty field is no address.
-  email: z
-    .string()
-    .trim()
-    .max(254, 'at most 254 characters')
-    .transform((value) => value || undefined)
-    .pipe(z.email('not an email address').optional())
-    .optional(),
+  email: replyAddressSchema,
 })
 
 /** The city asked about: the one named (it must be a city of the site), else the site's first. */
